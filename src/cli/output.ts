@@ -1,0 +1,30 @@
+/** Prints rows as an aligned text table (default) or JSON (--json) for scripts. */
+export function printTable(rows: ReadonlyArray<Record<string, unknown>>, columns: readonly string[]): void {
+  if (rows.length === 0) {
+    console.log("(none)");
+    return;
+  }
+  const cells = rows.map((row) => columns.map((c) => display(row[c])));
+  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => (r[i] ?? "").length)));
+  const line = (values: readonly string[]) => values.map((v, i) => v.padEnd(widths[i] ?? 0)).join("  ").trimEnd();
+  console.log(line(columns));
+  console.log(line(widths.map((w) => "-".repeat(w))));
+  for (const r of cells) console.log(line(r));
+}
+
+/** Key/value pairs for a single record. */
+export function printRecord(record: Record<string, unknown>): void {
+  const width = Math.max(...Object.keys(record).map((k) => k.length));
+  for (const [key, value] of Object.entries(record)) console.log(`${key.padEnd(width)}  ${display(value)}`);
+}
+
+export function printJson(value: unknown): void {
+  console.log(JSON.stringify(value, null, 2));
+}
+
+function display(value: unknown): string {
+  if (value === null || value === undefined) return "-";
+  if (Array.isArray(value)) return value.join(",");
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}

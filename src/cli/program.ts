@@ -1,0 +1,53 @@
+import { Command, CommanderError } from "commander";
+import { ConfigError } from "@/config";
+import { ServiceError } from "@/errors";
+import { MigrationError } from "@/storage/migrate";
+import { registerAudit } from "./commands/audit";
+import { registerKey } from "./commands/key";
+import { registerMigrate } from "./commands/migrate";
+import { registerQuota } from "./commands/quota";
+import { registerServe } from "./commands/serve";
+import { registerTenant } from "./commands/tenant";
+
+export const VERSION = "0.1.0";
+
+export function buildProgram(): Command {
+  const program = new Command("aml")
+    .description("Sanctions, PEP and adverse-media screening appliance")
+    .version(VERSION)
+    .option("-d, --data-dir <dir>", "data folder (default ./data, env AML_DATA_DIR)")
+    .option("-c, --config <file>", "JSON config file (env AML_CONFIG)")
+    .option("--json", "print JSON instead of tables")
+    .showHelpAfterError()
+    .exitOverride();
+  registerServe(program);
+  registerMigrate(program);
+  registerTenant(program);
+  registerKey(program);
+  registerQuota(program);
+  registerAudit(program);
+  return program;
+}
+
+/** Parses argv and runs; returns the exit code. Known errors print one clear line, never a stack. */
+export async function runCli(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof ServiceError || error instanceof ConfigError || error instanceof MigrationError) {
+      process.stderr.write(`error: ${error.message}\n`);
+      for (const issue of error instanceof ServiceError ? (error.fieldIssues ?? []) : []) {
+        process.stderr.write(`  - ${issue.field}: ${issue.message}\n`);
+      }
+      return error instanceof ServiceError && error.status < 500 ? 2 : 1;
+    }
+    if (error instanceof Error && /--quota|--lists|must be/.test(error.message)) {
+      process.stderr.write(`error: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,177 @@
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { z } from "zod";
+
+/**
+ * The one typed configuration object. Sources, later ones winning:
+ * built-in defaults < JSON config file (--config / AML_CONFIG) < AML_* environment < command-line flags.
+ * This is the only module that reads process.env; everything else receives a frozen Config.
+ */
+const LogLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
+
+export const ConfigSchema = z
+  .object({
+    host: z.string().min(1).default("127.0.0.1").describe("Address the HTTP server binds to."),
+    port: z.coerce.number().int().min(0).max(65535).default(8080).describe("TCP port; 0 picks a free port."),
+    dataDir: z.string().min(1).default("./data").describe("Folder holding aml.db and imported list files."),
+    logLevel: LogLevel.default("info"),
+    maxJsonBodyBytes: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(4 * 1024 * 1024)
+      .describe("Largest JSON request body accepted; larger bodies get 413."),
+    maxUploadBytes: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(128 * 1024 * 1024)
+      .describe("Largest multipart upload (batch files, list files) accepted; larger bodies get 413."),
+    shutdownGraceMs: z.coerce.number().int().min(0).default(15_000),
+    oidc: z
+      .object({
+        issuer: z.url().optional().describe("OpenID issuer URL. Unset: bearer JWTs are refused, API keys still work."),
+        audience: z.string().min(1).default("aml-api"),
+        rolesClaim: z.string().min(1).default("roles"),
+        tenantClaim: z.string().min(1).default("tenant_id"),
+        clockSkewSeconds: z.coerce.number().int().min(0).max(300).default(30),
+      })
+      .strict()
+      .default({ audience: "aml-api", rolesClaim: "roles", tenantClaim: "tenant_id", clockSkewSeconds: 30 }),
+    webhooks: z
+      .object({
+        timeoutMs: z.coerce.number().int().min(100).max(60_000).default(5_000),
+        allowPrivateNetworks: z
+          .array(z.string().min(1))
+          .default([])
+          .describe("Hosts or CIDR ranges on private networks that webhook URLs may point to (on-prem receivers)."),
+      })
+      .strict()
+      .default({ timeoutMs: 5_000, allowPrivateNetworks: [] }),
+    auditExportCap: z.coerce.number().int().min(1).max(50_000).default(50_000),
+    idempotencyTtlHours: z.coerce.number().int().min(1).max(24 * 30).default(24),
+  })
+  .strict();
+
+export type Config = Readonly<z.infer<typeof ConfigSchema>>;
+
+type Path = readonly [string] | readonly [string, string];
+
+/** AML_* variables and where each lands in the config tree. */
+export const ENV_SETTINGS: Record<string, { path: Path; list?: boolean }> = {
+  AML_HOST: { path: ["host"] },
+  AML_PORT: { path: ["port"] },
+  AML_DATA_DIR: { path: ["dataDir"] },
+  AML_LOG_LEVEL: { path: ["logLevel"] },
+  AML_MAX_JSON_BODY_BYTES: { path: ["maxJsonBodyBytes"] },
+  AML_MAX_UPLOAD_BYTES: { path: ["maxUploadBytes"] },
+  AML_SHUTDOWN_GRACE_MS: { path: ["shutdownGraceMs"] },
+  AML_OIDC_ISSUER: { path: ["oidc", "issuer"] },
+  AML_OIDC_AUDIENCE: { path: ["oidc", "audience"] },
+  AML_OIDC_ROLES_CLAIM: { path: ["oidc", "rolesClaim"] },
+  AML_OIDC_TENANT_CLAIM: { path: ["oidc", "tenantClaim"] },
+  AML_OIDC_CLOCK_SKEW_SECONDS: { path: ["oidc", "clockSkewSeconds"] },
+  AML_WEBHOOK_TIMEOUT_MS: { path: ["webhooks", "timeoutMs"] },
+  AML_WEBHOOK_ALLOW_PRIVATE: { path: ["webhooks", "allowPrivateNetworks"], list: true },
+  AML_AUDIT_EXPORT_CAP: { path: ["auditExportCap"] },
+  AML_IDEMPOTENCY_TTL_HOURS: { path: ["idempotencyTtlHours"] },
+};
+
+/** Variables that steer loading rather than land in the tree, or belong to the CLI's remote mode. */
+const LOADER_ENV = new Set(["AML_CONFIG", "AML_REMOTE", "AML_TOKEN", "AML_CLIENT_ID", "AML_CLIENT_SECRET", "AML_AUTH_URL"]);
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export interface ConfigSources {
+  env?: Record<string, string | undefined>;
+  /** Path of a JSON config file; overrides AML_CONFIG. */
+  configFile?: string;
+  /** Values from command-line flags, already in config-tree shape. */
+  flags?: Record<string, unknown>;
+}
+
+export function loadConfig(sources: ConfigSources = {}): Config {
+  const env = sources.env ?? process.env;
+  const tree: Record<string, unknown> = {};
+
+  const file = sources.configFile ?? env.AML_CONFIG;
+  if (file) mergeInto(tree, readConfigFile(file));
+  mergeInto(tree, envToTree(env));
+  if (sources.flags) mergeInto(tree, stripUndefined(sources.flags));
+
+  const parsed = ConfigSchema.safeParse(tree);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  - ${issue.path.join(".") || "(root)"}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  return Object.freeze(parsed.data);
+}
+
+function readConfigFile(path: string): Record<string, unknown> {
+  const full = resolve(path);
+  if (!existsSync(full)) throw new ConfigError(`Config file not found: ${full}`);
+  try {
+    const value: unknown = JSON.parse(readFileSync(full, "utf8"));
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      throw new ConfigError(`Config file ${full} must hold a JSON object`);
+    }
+    return value as Record<string, unknown>;
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(`Config file ${full} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function envToTree(env: Record<string, string | undefined>): Record<string, unknown> {
+  const tree: Record<string, unknown> = {};
+  const unknown: string[] = [];
+  for (const [name, raw] of Object.entries(env)) {
+    if (!name.startsWith("AML_") || raw === undefined || LOADER_ENV.has(name)) continue;
+    const setting = ENV_SETTINGS[name];
+    if (!setting) {
+      unknown.push(name);
+      continue;
+    }
+    const value = setting.list
+      ? raw
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : raw;
+    setPath(tree, setting.path, value);
+  }
+  if (unknown.length > 0) {
+    const known = Object.keys(ENV_SETTINGS).join(", ");
+    throw new ConfigError(`Unknown environment setting(s): ${unknown.join(", ")}. Known settings: ${known}`);
+  }
+  return tree;
+}
+
+function setPath(tree: Record<string, unknown>, path: Path, value: unknown): void {
+  if (path.length === 1) {
+    tree[path[0]] = value;
+    return;
+  }
+  const [outer, inner] = path;
+  const child = (tree[outer] as Record<string, unknown> | undefined) ?? {};
+  child[inner] = value;
+  tree[outer] = child;
+}
+
+function mergeInto(target: Record<string, unknown>, source: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(source)) {
+    const existing = target[key];
+    if (isPlainObject(existing) && isPlainObject(value)) mergeInto(existing, value);
+    else target[key] = value;
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function stripUndefined(flags: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
+}

@@ -1,0 +1,18 @@
+import Papa from "papaparse";
+
+/**
+ * CSV for spreadsheets. Cells that a spreadsheet would run as a formula (starting with = + - @, tab
+ * or carriage return) are prefixed with a single quote: a list export must never execute content
+ * that came from a watchlist, a subject name or a note.
+ */
+export function toCsv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<unknown>>): string {
+  const data = rows.map((row) => row.map(cellText));
+  return `${Papa.unparse({ fields: [...header], data }, { escapeFormulae: /^[=+\-@\t\r]/, newline: "\r\n" })}\r\n`;
+}
+
+/** Numbers and booleans stay typed so papaparse leaves a negative number alone; objects become JSON text. */
+function cellText(value: unknown): string | number | boolean {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
+  return JSON.stringify(value);
+}

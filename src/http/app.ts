@@ -1,0 +1,157 @@
+import { Elysia } from "elysia";
+import { type FieldIssue, ServiceError } from "@/errors";
+import { zodIssues } from "@/lib/validate";
+import { apiDocs } from "./docs";
+import type { HttpDeps } from "./deps";
+import { jsonResponse } from "./negotiate";
+import { methodNotAllowed, type RouteTable, routeTable } from "./route-table";
+import { problemResponse } from "./problem";
+import { beginRequest, requestState } from "./request-state";
+import { auditRoutes } from "./routes/audit";
+import { healthRoutes } from "./routes/health";
+import { problemRoutes } from "./routes/problems";
+import { usageRoutes } from "./routes/usage";
+
+type ElysiaError = Error & { code?: unknown; status?: number; validator?: unknown; value?: unknown; type?: string };
+
+/**
+ * Builds the HTTP application without listening, so tests can drive it in-process and main.ts can serve it.
+ * Cross-cutting conventions live here: correlation ids, body limits, JSON parsing, problem+json errors,
+ * 404/405 for unknown routes, access logs.
+ */
+export function createApp(deps: HttpDeps) {
+  let table: RouteTable | null = null;
+  const app = new Elysia()
+    .onRequest(({ request }) => {
+      beginRequest(request);
+      enforceBodyLimit(request, deps);
+    })
+    .onParse(async ({ request, contentType }) => {
+      if (!contentType.startsWith("application/json") && !contentType.includes("+json")) return;
+      const text = await readLimited(request, deps.config.maxJsonBodyBytes);
+      if (text.trim() === "") return undefined;
+      try {
+        return JSON.parse(text) as unknown;
+      } catch (error) {
+        throw new ServiceError("MALFORMED_JSON", `The request body is not valid JSON: ${(error as Error).message}`);
+      }
+    })
+    .onError(({ request, error, code }) => {
+      const state = requestState(request);
+      const serviceError = toServiceError(error as ElysiaError, code, request, table ?? (table = routeTable(app)));
+      if (serviceError.status >= 500) {
+        deps.log.error({ correlationId: state.correlationId, err: error }, "request failed");
+      }
+      state.status = serviceError.status;
+      return problemResponse(serviceError, new URL(request.url).pathname, state.correlationId);
+    })
+    .mapResponse(({ request, responseValue, set }) => {
+      const state = requestState(request);
+      set.headers["x-correlation-id"] = state.correlationId;
+      if (responseValue instanceof Response) {
+        if (!responseValue.headers.has("x-correlation-id")) responseValue.headers.set("x-correlation-id", state.correlationId);
+        return responseValue;
+      }
+      if (responseValue !== null && typeof responseValue === "object") {
+        return jsonResponse(request, responseValue, state.correlationId, set);
+      }
+      return undefined;
+    })
+    .onAfterResponse(({ request, set, responseValue }) => {
+      const state = requestState(request);
+      const status = state.status ?? (responseValue instanceof Response ? responseValue.status : Number(set.status ?? 200));
+      // Path only: query strings may carry subject names (case search), which never enter logs.
+      deps.log.info(
+        {
+          correlationId: state.correlationId,
+          tenantId: state.tenantId,
+          method: request.method,
+          path: new URL(request.url).pathname,
+          status,
+          durationMs: Math.round((performance.now() - state.startedAt) * 100) / 100,
+        },
+        "request",
+      );
+    })
+    .use(apiDocs(deps))
+    .use(healthRoutes(deps))
+    .use(problemRoutes())
+    .use(usageRoutes(deps))
+    .use(auditRoutes(deps));
+  for (const extend of deps.extraRoutes ?? []) app.use(extend(deps));
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;
+
+function enforceBodyLimit(request: Request, deps: HttpDeps): void {
+  const length = Number(request.headers.get("content-length") ?? "0");
+  const type = request.headers.get("content-type") ?? "";
+  const limit = type.startsWith("multipart/form-data") ? deps.config.maxUploadBytes : deps.config.maxJsonBodyBytes;
+  if (length > limit) {
+    throw new ServiceError("PAYLOAD_TOO_LARGE", `The request body is ${length} bytes; the limit for this content type is ${limit} bytes.`);
+  }
+}
+
+/** Reads a body up to `limit` bytes; a chunked body without Content-Length is cut off at the limit too. */
+async function readLimited(request: Request, limit: number): Promise<string> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new ServiceError("PAYLOAD_TOO_LARGE", `The request body exceeds the limit of ${limit} bytes.`);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+function toServiceError(error: ElysiaError, code: unknown, request: Request, table: RouteTable): ServiceError {
+  if (error instanceof ServiceError) return error;
+  if (code === "VALIDATION") return validationError(error);
+  if (code === "PARSE") return new ServiceError("MALFORMED_JSON", "The request body could not be parsed.");
+  if (code === "NOT_FOUND") {
+    return methodNotAllowed(table, request) ?? new ServiceError("ROUTE_NOT_FOUND", `No route ${request.method} ${new URL(request.url).pathname}`);
+  }
+  if (typeof error.status === "number" && error.status === 413) {
+    return new ServiceError("PAYLOAD_TOO_LARGE", "The request body is too large.");
+  }
+  return new ServiceError("INTERNAL", "An internal error occurred; quote the correlation id to your administrator.", {
+    cause: error,
+  });
+}
+
+type SafeParser = { safeParse: (v: unknown) => { success: boolean; error?: unknown } };
+
+function zodSchemaOf(validator: unknown): SafeParser | null {
+  // Elysia wraps a Standard Schema in its own validator (which also has a safeParse of another shape);
+  // the zod schema itself sits in `.schema` and is recognised by zod's `_zod` marker.
+  const candidates = [(validator as { schema?: unknown } | undefined)?.schema, validator];
+  for (const candidate of candidates) {
+    if (candidate && typeof candidate === "object" && "_zod" in candidate) return candidate as unknown as SafeParser;
+  }
+  return null;
+}
+
+/** Re-runs the route's zod schema on the rejected value to report every offending field by name. */
+function validationError(error: ElysiaError): ServiceError {
+  const where = error.type ?? "request";
+  const schema = zodSchemaOf(error.validator);
+  let fieldIssues: FieldIssue[] = [];
+  if (schema) {
+    const result = schema.safeParse(error.value);
+    if (!result.success && result.error) fieldIssues = zodIssues(result.error as Parameters<typeof zodIssues>[0]);
+  } else {
+    const all = (error as { all?: Array<{ path?: string; message?: string }> }).all ?? [];
+    fieldIssues = all.map((e) => ({ field: (e.path ?? "").replace(/^\//, "").replaceAll("/", "."), message: e.message ?? "is invalid" }));
+  }
+  if (where !== "body") fieldIssues = fieldIssues.map((i) => ({ ...i, field: i.field ? `${where}.${i.field}` : where }));
+  const summary = fieldIssues.map((i) => `${i.field || where} ${i.message}`).join("; ");
+  return new ServiceError("VALIDATION_FAILED", `The ${where} is invalid${summary ? `: ${summary}` : "."}`, { fieldIssues });
+}

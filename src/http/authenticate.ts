@@ -1,0 +1,44 @@
+import { looksLikeApiKey } from "@/auth/api-key-format";
+import type { Principal } from "@/auth/principal";
+import { resolveApiKey } from "@/auth/resolve-api-key";
+import { ServiceError } from "@/errors";
+import type { HttpDeps } from "./deps";
+
+const unauthenticated = (detail: string) => new ServiceError("UNAUTHENTICATED", detail);
+
+/**
+ * Reads the credential from X-Api-Key or Authorization: Bearer. An API key works in either header;
+ * any other bearer value is treated as a JWT and goes to the OIDC verifier.
+ */
+export async function authenticate(deps: HttpDeps, request: Request): Promise<Principal> {
+  const apiKey = request.headers.get("x-api-key");
+  const authorization = request.headers.get("authorization");
+  if (apiKey !== null) return apiKeyPrincipal(deps, apiKey.trim());
+  if (authorization === null) {
+    throw unauthenticated("No credential: send an API key in X-Api-Key or a token in Authorization: Bearer.");
+  }
+  const match = authorization.match(/^Bearer\s+(\S+)\s*$/i);
+  if (!match?.[1]) throw unauthenticated("The Authorization header must be 'Bearer <token>'.");
+  const token = match[1];
+  if (looksLikeApiKey(token)) return apiKeyPrincipal(deps, token);
+  if (!deps.bearer) throw unauthenticated("Bearer tokens are not accepted: no OpenID issuer is configured on this appliance.");
+  try {
+    const verified = await deps.bearer.verify(token);
+    return {
+      credential: "bearer",
+      actor: { type: "oidc", id: verified.subject },
+      roles: verified.roles,
+      tenantId: verified.tenantId,
+    };
+  } catch (error) {
+    const reason = (error as { reason?: string }).reason ?? "invalid";
+    deps.log.info({ reason }, "bearer token rejected");
+    throw unauthenticated("The bearer token is invalid, expired or not meant for this service.");
+  }
+}
+
+function apiKeyPrincipal(deps: HttpDeps, candidate: string): Principal {
+  const principal = resolveApiKey(deps.db, candidate);
+  if (!principal) throw unauthenticated("The API key is malformed, unknown or revoked.");
+  return principal;
+}

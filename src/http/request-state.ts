@@ -1,0 +1,30 @@
+/**
+ * Per-request facts set in onRequest, before Elysia parses anything, so they exist on every path:
+ * success, validation failure, unknown route, thrown error.
+ */
+export interface RequestState {
+  correlationId: string;
+  startedAt: number;
+  tenantId?: string;
+  /** Set when an error produced the response, for the access log. */
+  status?: number;
+}
+
+const states = new WeakMap<Request, RequestState>();
+
+/** Client ids are echoed into headers and logs, so only a safe shape is accepted; anything else is replaced. */
+const CORRELATION_ID_RE = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+
+export function beginRequest(request: Request): RequestState {
+  const supplied = request.headers.get("x-correlation-id");
+  const state: RequestState = {
+    correlationId: supplied && CORRELATION_ID_RE.test(supplied) ? supplied : crypto.randomUUID(),
+    startedAt: performance.now(),
+  };
+  states.set(request, state);
+  return state;
+}
+
+export function requestState(request: Request): RequestState {
+  return states.get(request) ?? beginRequest(request);
+}

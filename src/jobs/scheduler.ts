@@ -1,0 +1,69 @@
+import type { Logger } from "@/lib/logger";
+
+/**
+ * One in-process scheduler for background loops (webhook outbox, batch jobs, monitoring, list
+ * reloads). Each loop claims its work from durable tables, so the scheduler itself holds no state
+ * worth saving: stopping it only waits for the running iteration to finish.
+ */
+export interface Loop {
+  name: string;
+  intervalMs: number;
+  /** Does one round of work; returns true when there may be more, to run again without waiting. */
+  tick(signal: AbortSignal): Promise<boolean>;
+}
+
+export class Scheduler {
+  private readonly loops: Loop[] = [];
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly wakers = new Map<string, () => void>();
+  private readonly controller = new AbortController();
+  private started = false;
+
+  constructor(private readonly log: Logger) {}
+
+  register(loop: Loop): void {
+    if (this.started) throw new Error("register loops before start()");
+    this.loops.push(loop);
+  }
+
+  start(): void {
+    this.started = true;
+    for (const loop of this.loops) this.running.set(loop.name, this.run(loop));
+  }
+
+  /** Runs a loop's next round now (e.g. right after a commit that created work for it). */
+  wake(name: string): void {
+    this.wakers.get(name)?.();
+  }
+
+  async stop(): Promise<void> {
+    this.controller.abort();
+    for (const wake of this.wakers.values()) wake();
+    await Promise.allSettled(this.running.values());
+  }
+
+  private async run(loop: Loop): Promise<void> {
+    const signal = this.controller.signal;
+    while (!signal.aborted) {
+      let more = false;
+      try {
+        more = await loop.tick(signal);
+      } catch (error) {
+        this.log.error({ loop: loop.name, err: error }, "background loop failed; retrying after its interval");
+      }
+      if (signal.aborted) break;
+      if (!more) await this.sleep(loop);
+    }
+  }
+
+  private sleep(loop: Loop): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, loop.intervalMs);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakers.set(loop.name, done);
+    });
+  }
+}

@@ -1,0 +1,112 @@
+import type { Server } from "bun";
+import type { AnyElysia } from "elysia";
+import type { BearerVerifier } from "@/auth/bearer";
+import type { Config } from "@/config";
+import type { AppContext } from "@/context";
+import { ServiceError } from "@/errors";
+import { createApp } from "@/http/app";
+import type { HttpDeps, ReadinessCheck } from "@/http/deps";
+import { problemResponse } from "@/http/problem";
+import { beginRequest } from "@/http/request-state";
+import { Scheduler } from "@/jobs/scheduler";
+import { systemClock } from "@/lib/clock";
+import { createLogger, type Logger } from "@/lib/logger";
+import { createSecretBox, loadMasterKey } from "@/lib/secret-box";
+import { openDb } from "@/storage/db";
+import { migrate } from "@/storage/migrate";
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  ctx: AppContext;
+  scheduler: Scheduler;
+  /** Stops accepting, lets in-flight requests finish, stops background loops, checkpoints and closes the database. */
+  stop(): Promise<void>;
+}
+
+export interface ServerOptions {
+  log?: Logger;
+  bearer?: BearerVerifier | null;
+  /** Capabilities added by later modules: their readiness checks, routes and background loops. */
+  extensions?: ReadonlyArray<ServerExtension>;
+}
+
+export interface ServerExtension {
+  readiness?: () => ReadinessCheck;
+  routes?: (deps: HttpDeps) => AnyElysia;
+  start?: (ctx: AppContext, scheduler: Scheduler) => void | Promise<void>;
+  stop?: () => void | Promise<void>;
+}
+
+/**
+ * Listens first, then migrates: /healthz answers at once and /readyz reports 503 until storage is
+ * migrated; API routes answer 503 NOT_READY meanwhile instead of failing on a half-built schema.
+ */
+export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
+  const log = options.log ?? createLogger(config.logLevel);
+  const db = openDb(config.dataDir, { migrate: false });
+  const ctx: AppContext = {
+    db,
+    config,
+    clock: systemClock,
+    log,
+    secrets: createSecretBox(loadMasterKey(config.dataDir)),
+  };
+  const extensions = options.extensions ?? [];
+  let storageReady = false;
+  const deps: HttpDeps = {
+    ...ctx,
+    bearer: options.bearer ?? null,
+    readiness: {
+      checks: () => [
+        { name: "storage", ready: storageReady, detail: storageReady ? "migrated" : "migrating" },
+        ...extensions.flatMap((e) => (e.readiness ? [e.readiness()] : [])),
+      ],
+    },
+    extraRoutes: extensions.flatMap((e) => (e.routes ? [e.routes] : [])),
+  };
+  const app = createApp(deps);
+  const scheduler = new Scheduler(log);
+
+  const server: Server<undefined> = Bun.serve({
+    hostname: config.host,
+    port: config.port,
+    // The app enforces per-type limits with problem bodies; this is the hard backstop for chunked uploads.
+    maxRequestBodySize: config.maxUploadBytes + 1024 * 1024,
+    fetch(request) {
+      const path = new URL(request.url).pathname;
+      if (!storageReady && path !== "/healthz" && path !== "/readyz") {
+        const state = beginRequest(request);
+        return problemResponse(new ServiceError("NOT_READY", "Storage is being migrated; retry shortly."), path, state.correlationId);
+      }
+      return app.handle(request);
+    },
+  });
+
+  const applied = migrate(db.sqlite);
+  storageReady = true;
+  log.info({ migrationsApplied: applied.applied, dataDir: config.dataDir }, "storage ready");
+  for (const extension of extensions) await extension.start?.(ctx, scheduler);
+  scheduler.start();
+
+  const url = `http://${server.hostname}:${server.port}`;
+  let stopping: Promise<void> | null = null;
+  return {
+    url,
+    port: server.port ?? config.port,
+    ctx,
+    scheduler,
+    stop() {
+      stopping ??= (async () => {
+        const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs));
+        await Promise.race([server.stop(false), grace]);
+        await scheduler.stop();
+        for (const extension of extensions) await extension.stop?.();
+        server.stop(true);
+        db.close();
+        log.info("stopped");
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
+import { migrate } from "./migrate";
+import * as schema from "./schema";
+
+export type Orm = BunSQLiteDatabase<typeof schema>;
+
+export interface Db {
+  /** The raw connection, for hot paths and PRAGMAs. */
+  sqlite: Database;
+  /** Typed queries over the same connection. */
+  orm: Orm;
+  path: string;
+  close(): void;
+}
+
+export const DB_FILE = "aml.db";
+
+/**
+ * Opens the data folder's database: WAL so readers never block the writer and the CLI can work
+ * beside a running server; busy_timeout so concurrent writers wait instead of failing.
+ */
+export function openDb(dataDirOrMemory: string, options: { migrate?: boolean } = {}): Db {
+  let path = ":memory:";
+  if (dataDirOrMemory !== ":memory:") {
+    mkdirSync(dataDirOrMemory, { recursive: true });
+    path = join(dataDirOrMemory, DB_FILE);
+  }
+  const sqlite = new Database(path, { create: true, strict: true });
+  sqlite.run("PRAGMA journal_mode = WAL");
+  sqlite.run("PRAGMA busy_timeout = 10000");
+  sqlite.run("PRAGMA synchronous = NORMAL");
+  sqlite.run("PRAGMA foreign_keys = ON");
+  if (options.migrate !== false) migrate(sqlite);
+  const orm = drizzle({ client: sqlite, schema });
+  return {
+    sqlite,
+    orm,
+    path,
+    close() {
+      try {
+        sqlite.run("PRAGMA wal_checkpoint(TRUNCATE)");
+      } finally {
+        sqlite.close();
+      }
+    },
+  };
+}
+
+/** Runs fn in a BEGIN IMMEDIATE transaction: takes the write lock up front so a read-then-write cannot hit SQLITE_BUSY mid-way. */
+export function writeTx<T>(db: Db, fn: () => T): T {
+  return db.sqlite.transaction(fn).immediate();
+}

@@ -1,0 +1,59 @@
+import type { Database } from "bun:sqlite";
+import { sha256Hex } from "@/lib/hash";
+import { EMBEDDED_MIGRATIONS } from "./migrations";
+
+export class MigrationError extends Error {
+  override name = "MigrationError";
+}
+
+export interface MigrationResult {
+  applied: string[];
+  alreadyApplied: number;
+}
+
+/**
+ * Applies the embedded migrations that the database has not seen, each in its own IMMEDIATE
+ * transaction, so two processes starting at once cannot both apply one. A migration whose text
+ * changed after it was applied, or a database migrated by a newer binary, stops start-up.
+ */
+export function migrate(sqlite: Database, migrations = EMBEDDED_MIGRATIONS): MigrationResult {
+  sqlite.run(
+    "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, sha256 TEXT NOT NULL, applied_at TEXT NOT NULL)",
+  );
+  const applied: string[] = [];
+  let alreadyApplied = 0;
+  const known = new Set(migrations.map((m) => m.name));
+
+  for (const row of sqlite.query<{ name: string }, []>("SELECT name FROM schema_migrations").all()) {
+    if (!known.has(row.name)) {
+      throw new MigrationError(
+        `The data folder was migrated by a newer aml (it has migration ${row.name}, unknown to this binary). Upgrade the binary.`,
+      );
+    }
+  }
+
+  for (const migration of migrations) {
+    const digest = sha256Hex(migration.sql);
+    const apply = sqlite.transaction(() => {
+      const existing = sqlite
+        .query<{ sha256: string }, [string]>("SELECT sha256 FROM schema_migrations WHERE name = ?")
+        .get(migration.name);
+      if (existing) {
+        if (existing.sha256 !== digest) {
+          throw new MigrationError(`Migration ${migration.name} was changed after it was applied; refusing to start.`);
+        }
+        return false;
+      }
+      sqlite.run(migration.sql);
+      sqlite.run("INSERT INTO schema_migrations (name, sha256, applied_at) VALUES (?, ?, ?)", [
+        migration.name,
+        digest,
+        new Date().toISOString(),
+      ]);
+      return true;
+    });
+    if (apply.immediate()) applied.push(migration.name);
+    else alreadyApplied++;
+  }
+  return { applied, alreadyApplied };
+}

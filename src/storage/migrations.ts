@@ -1,0 +1,9 @@
+import m0000 from "../../migrations/0000_foundation.sql" with { type: "text" };
+
+/**
+ * Every SQL migration, in order, embedded in the binary as text. A test checks that each file in
+ * migrations/ is listed here, so a new file cannot be forgotten.
+ */
+export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ name: string; sql: string }> = [
+  { name: "0000_foundation", sql: m0000 },
+];

@@ -1,0 +1,32 @@
+import { eq } from "drizzle-orm";
+import { appendAudit } from "@/audit/append";
+import type { AppContext, CallMeta } from "@/context";
+import { parseInput } from "@/lib/validate";
+import { writeTx } from "@/storage/db";
+import { tenants } from "@/storage/schema";
+import { getTenantRow, toTenant } from "./internal";
+import { SetQuotaInput, type Tenant } from "./schemas";
+
+/** Sets or clears (null) a tenant's monthly screening quota. The next charge reads the new value. */
+export function setQuota(ctx: AppContext, tenantRef: string, rawInput: unknown, meta: CallMeta): Tenant {
+  const input = parseInput(SetQuotaInput, rawInput, "Quota");
+  return writeTx(ctx.db, () => {
+    const row = getTenantRow(ctx.db, tenantRef);
+    const now = ctx.clock.now();
+    ctx.db.orm
+      .update(tenants)
+      .set({ monthlyQuota: input.monthlyScreeningQuota, updatedAt: now.toISOString() })
+      .where(eq(tenants.id, row.id))
+      .run();
+    appendAudit(ctx.db, {
+      chain: row.id,
+      action: "quota.set",
+      targetType: "tenant",
+      targetId: row.id,
+      at: now,
+      meta,
+      details: { previous: row.monthlyQuota, monthlyScreeningQuota: input.monthlyScreeningQuota },
+    });
+    return toTenant({ ...row, monthlyQuota: input.monthlyScreeningQuota, updatedAt: now.toISOString() });
+  });
+}
