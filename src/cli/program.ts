@@ -3,6 +3,7 @@ import { ConfigError } from "@/config";
 import { ServiceError } from "@/errors";
 import { MigrationError } from "@/storage/migrate";
 import { registerAudit } from "./commands/audit";
+import { registerBackup } from "./commands/backup";
 import { registerKey } from "./commands/key";
 import { registerMigrate } from "./commands/migrate";
 import { registerQuota } from "./commands/quota";
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerKey(program);
   registerQuota(program);
   registerAudit(program);
+  registerBackup(program);
   return program;
 }
 

@@ -1,0 +1,42 @@
+# Two commands on a fresh machine: `make run` and `make test`. Each installs what is missing first.
+# Bun comes from the npm registry (devDependency), so Node and npm are all a machine needs.
+BUN := node_modules/.bin/bun
+STAMP := node_modules/.install-stamp
+
+.PHONY: install run test build check typecheck lint bench eval smoke clean
+
+install: $(STAMP)
+
+$(STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@$(BUN) --version >/dev/null || (echo "bun did not install (npm install scripts disabled?)" && exit 1)
+	@touch $(STAMP)
+
+run: install
+	$(BUN) run src/main.ts serve --demo
+
+test: install
+	$(BUN) test
+
+build: install
+	$(BUN) run scripts/build.ts
+
+typecheck: install
+	node_modules/.bin/tsc --noEmit -p tsconfig.json
+
+lint: install
+	node_modules/.bin/biome check src test scripts bench
+
+check: typecheck lint test
+
+bench: install
+	$(BUN) run bench/run.ts
+
+eval: install
+	$(BUN) run test/eval/run.ts
+
+smoke: build
+	bash scripts/smoke-binary.sh dist/aml
+
+clean:
+	rm -rf dist

@@ -1,0 +1,14 @@
+import { mkdirSync } from "node:fs";
+
+/**
+ * Builds the single executable dist/aml. --bytecode with --format=esm cuts cold start to ~75 ms
+ * (plain --bytecode defaults to CJS and rejects top-level await).
+ */
+mkdirSync("dist", { recursive: true });
+const args = ["build", "--compile", "--minify", "--bytecode", "--format=esm", "src/main.ts", "--outfile", "dist/aml"];
+const proc = Bun.spawnSync([process.execPath, ...args], { stdout: "inherit", stderr: "inherit" });
+if (proc.exitCode !== 0) {
+  console.error(`bun build failed with exit code ${proc.exitCode}`);
+  process.exit(proc.exitCode ?? 1);
+}
+console.log("built dist/aml");

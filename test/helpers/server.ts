@@ -1,0 +1,53 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { BearerVerifier } from "@/auth/bearer";
+import { type Config, loadConfig } from "@/config";
+import { createLogger } from "@/lib/logger";
+import { type RunningServer, type ServerExtension, startServer } from "@/server";
+
+/**
+ * Test strategy: every HTTP test starts the real server on a loopback port (port 0 = a free one)
+ * over a real SQLite file in a fresh temp data folder, and talks to it with fetch. Nothing of ours
+ * is mocked; each test creates its own tenants.
+ */
+export interface TestServer extends RunningServer {
+  dataDir: string;
+  config: Config;
+  /** Stops the server and removes its data folder. */
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  env?: Record<string, string>;
+  flags?: Record<string, unknown>;
+  bearer?: BearerVerifier | null;
+  extensions?: ServerExtension[];
+  dataDir?: string;
+}
+
+export function tempDataDir(prefix = "aml-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? tempDataDir();
+  const config = loadConfig({
+    env: options.env ?? {},
+    flags: { dataDir, host: "127.0.0.1", port: 0, logLevel: "silent", ...(options.flags ?? {}) },
+  });
+  const server = await startServer(config, {
+    log: createLogger(config.logLevel),
+    bearer: options.bearer ?? null,
+    extensions: options.extensions ?? [],
+  });
+  return {
+    ...server,
+    dataDir,
+    config,
+    async close() {
+      await server.stop();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
