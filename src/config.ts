@@ -34,10 +34,19 @@ export const ConfigSchema = z
         audience: z.string().min(1).default("aml-api"),
         rolesClaim: z.string().min(1).default("roles"),
         tenantClaim: z.string().min(1).default("tenant_id"),
+        subjectClaim: z.string().min(1).default("sub"),
         clockSkewSeconds: z.coerce.number().int().min(0).max(300).default(30),
+        jwksRefreshMinIntervalMs: z.coerce.number().int().min(0).default(30_000),
       })
       .strict()
-      .default({ audience: "aml-api", rolesClaim: "roles", tenantClaim: "tenant_id", clockSkewSeconds: 30 }),
+      .default({
+        audience: "aml-api",
+        rolesClaim: "roles",
+        tenantClaim: "tenant_id",
+        subjectClaim: "sub",
+        clockSkewSeconds: 30,
+        jwksRefreshMinIntervalMs: 30_000,
+      }),
     webhooks: z
       .object({
         timeoutMs: z.coerce.number().int().min(100).max(60_000).default(5_000),
@@ -70,7 +79,9 @@ export const ENV_SETTINGS: Record<string, { path: Path; list?: boolean }> = {
   AML_OIDC_AUDIENCE: { path: ["oidc", "audience"] },
   AML_OIDC_ROLES_CLAIM: { path: ["oidc", "rolesClaim"] },
   AML_OIDC_TENANT_CLAIM: { path: ["oidc", "tenantClaim"] },
+  AML_OIDC_SUBJECT_CLAIM: { path: ["oidc", "subjectClaim"] },
   AML_OIDC_CLOCK_SKEW_SECONDS: { path: ["oidc", "clockSkewSeconds"] },
+  AML_OIDC_JWKS_REFRESH_MIN_INTERVAL_MS: { path: ["oidc", "jwksRefreshMinIntervalMs"] },
   AML_WEBHOOK_TIMEOUT_MS: { path: ["webhooks", "timeoutMs"] },
   AML_WEBHOOK_ALLOW_PRIVATE: { path: ["webhooks", "allowPrivateNetworks"], list: true },
   AML_AUDIT_EXPORT_CAP: { path: ["auditExportCap"] },

@@ -1,6 +1,7 @@
 import type { Server } from "bun";
 import type { AnyElysia } from "elysia";
 import type { BearerVerifier } from "@/auth/bearer";
+import { bearerFromConfig } from "@/auth/bearer-from-config";
 import type { Config } from "@/config";
 import type { AppContext } from "@/context";
 import { ServiceError } from "@/errors";
@@ -56,7 +57,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   let storageReady = false;
   const deps: HttpDeps = {
     ...ctx,
-    bearer: options.bearer ?? null,
+    bearer: options.bearer === undefined ? bearerFromConfig(config, log) : options.bearer,
     readiness: {
       checks: () => [
         { name: "storage", ready: storageReady, detail: storageReady ? "migrated" : "migrating" },

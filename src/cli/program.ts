@@ -5,6 +5,7 @@ import { MigrationError } from "@/storage/migrate";
 import { registerAudit } from "./commands/audit";
 import { registerBackup } from "./commands/backup";
 import { registerKey } from "./commands/key";
+import { registerLogin } from "./commands/login";
 import { registerMigrate } from "./commands/migrate";
 import { registerQuota } from "./commands/quota";
 import { registerServe } from "./commands/serve";
@@ -19,6 +20,8 @@ export function buildProgram(): Command {
     .option("-d, --data-dir <dir>", "data folder (default ./data, env AML_DATA_DIR)")
     .option("-c, --config <file>", "JSON config file (env AML_CONFIG)")
     .option("--json", "print JSON instead of tables")
+    .option("--remote <url>", "run tenant/key/quota commands against a remote appliance's admin API (env AML_REMOTE)")
+    .option("--token <token>", "bearer token for --remote (env AML_TOKEN; default: the token saved by `aml login`)")
     .showHelpAfterError()
     .exitOverride();
   registerServe(program);
@@ -28,6 +31,7 @@ export function buildProgram(): Command {
   registerQuota(program);
   registerAudit(program);
   registerBackup(program);
+  registerLogin(program);
   return program;
 }
 
@@ -46,9 +50,12 @@ export async function runCli(argv: string[]): Promise<number> {
       }
       return error instanceof ServiceError && error.status < 500 ? 2 : 1;
     }
-    if (error instanceof Error && /--quota|--lists|must be/.test(error.message)) {
+    if (error instanceof Error) {
+      // Expected failures (bad flags, unreachable identity provider, expired token) read as one line;
+      // DEBUG=aml shows the stack for unexpected ones.
       process.stderr.write(`error: ${error.message}\n`);
-      return 2;
+      if (process.env.DEBUG?.includes("aml") && error.stack) process.stderr.write(`${error.stack}\n`);
+      return 1;
     }
     throw error;
   }

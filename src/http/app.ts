@@ -10,6 +10,7 @@ import { beginRequest, requestState } from "./request-state";
 import { auditRoutes } from "./routes/audit";
 import { healthRoutes } from "./routes/health";
 import { problemRoutes } from "./routes/problems";
+import { tenantRoutes } from "./routes/tenants";
 import { usageRoutes } from "./routes/usage";
 
 type ElysiaError = Error & { code?: unknown; status?: number; validator?: unknown; value?: unknown; type?: string };
@@ -38,7 +39,8 @@ export function createApp(deps: HttpDeps) {
     })
     .onError(({ request, error, code }) => {
       const state = requestState(request);
-      const serviceError = toServiceError(error as ElysiaError, code, request, table ?? (table = routeTable(app)));
+      table ??= routeTable(app);
+      const serviceError = toServiceError(error as ElysiaError, code, request, table);
       if (serviceError.status >= 500) {
         deps.log.error({ correlationId: state.correlationId, err: error }, "request failed");
       }
@@ -77,7 +79,8 @@ export function createApp(deps: HttpDeps) {
     .use(healthRoutes(deps))
     .use(problemRoutes())
     .use(usageRoutes(deps))
-    .use(auditRoutes(deps));
+    .use(auditRoutes(deps))
+    .use(tenantRoutes(deps));
   for (const extend of deps.extraRoutes ?? []) app.use(extend(deps));
   return app;
 }

@@ -32,7 +32,10 @@ export async function authenticate(deps: HttpDeps, request: Request): Promise<Pr
     };
   } catch (error) {
     const reason = (error as { reason?: string }).reason ?? "invalid";
-    deps.log.info({ reason }, "bearer token rejected");
+    const detail = (error as { detail?: string }).detail;
+    // The verifier never puts the token in reason/detail, so both are safe to log.
+    if (reason === "discovery_failed") deps.log.warn({ reason, detail }, "bearer token rejected: identity provider unreachable");
+    else deps.log.info({ reason, detail }, "bearer token rejected");
     throw unauthenticated("The bearer token is invalid, expired or not meant for this service.");
   }
 }

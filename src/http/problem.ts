@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE, type ErrorCode, type FieldIssue, problemSlug, ServiceError } from "@/errors";
+import { ERROR_CATALOGUE, type ErrorCode, type FieldIssue, problemSlug, type ServiceError } from "@/errors";
 
 /** RFC 7807 problem body with the appliance's extensions (code, correlationId, errors). */
 export interface ProblemBody {

@@ -38,7 +38,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const server = await startServer(config, {
     log: createLogger(config.logLevel),
-    bearer: options.bearer ?? null,
+    ...(options.bearer === undefined ? {} : { bearer: options.bearer }),
     extensions: options.extensions ?? [],
   });
   return {

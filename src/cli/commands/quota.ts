@@ -1,7 +1,10 @@
 import type { Command } from "commander";
 import { setQuota } from "@/tenants/quota";
 import { getUsage } from "@/usage/quota";
-import { cliMeta, withContext } from "../context";
+import type { Tenant } from "@/tenants/schemas";
+import { cliMeta, globalOptions, withContext } from "../context";
+import { remoteCall, remoteTarget } from "../remote";
+import { remoteTenant } from "./tenant";
 import { printJson, printRecord } from "../output";
 import { parseQuotaFlag } from "./tenant";
 
@@ -10,13 +13,16 @@ export function registerQuota(program: Command): void {
   quota
     .command("set <tenant> <limit>")
     .description('Set the monthly quota to a whole number, or "unlimited" to clear it')
-    .action((tenant: string, limit: string, _options: unknown, command: Command) =>
-      withContext(command, (ctx, json) => {
-        const updated = setQuota(ctx, tenant, { monthlyScreeningQuota: parseQuotaFlag(limit) ?? null }, cliMeta());
-        const usage = getUsage(ctx.db, updated.id, ctx.clock.now());
-        const result = { tenant: updated.slug, monthlyScreeningQuota: updated.monthlyScreeningQuota, usage };
-        if (json) printJson(result);
-        else printRecord({ tenant: updated.slug, quota: updated.monthlyScreeningQuota ?? "unlimited", usedThisMonth: usage.used });
-      }),
-    );
+    .action(async (tenant: string, limit: string, _options: unknown, command: Command) => {
+      const body = { monthlyScreeningQuota: parseQuotaFlag(limit) ?? null };
+      const updated = remoteTarget(command)
+        ? await remoteCall<Tenant>(command, "PUT", `/v1/tenants/${(await remoteTenant(command, tenant)).id}/quota`, body)
+        : await withContext(command, (ctx) => {
+            const result = setQuota(ctx, tenant, body, cliMeta());
+            return { ...result, usedThisMonth: getUsage(ctx.db, result.id, ctx.clock.now()).used };
+          });
+      const result = { tenant: updated.slug, monthlyScreeningQuota: updated.monthlyScreeningQuota };
+      if (globalOptions(command).json) printJson({ ...result, ...("usedThisMonth" in updated ? { usedThisMonth: updated.usedThisMonth } : {}) });
+      else printRecord({ tenant: updated.slug, quota: updated.monthlyScreeningQuota ?? "unlimited" });
+    });
 }

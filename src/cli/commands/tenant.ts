@@ -1,7 +1,10 @@
 import type { Command } from "commander";
+import { ServiceError } from "@/errors";
 import { createTenant } from "@/tenants/create";
 import { getTenant, listTenants } from "@/tenants/get";
-import { cliMeta, withContext } from "../context";
+import { cliMeta, globalOptions, withContext } from "../context";
+import { remoteCall, remoteTarget } from "../remote";
+import type { Tenant } from "@/tenants/schemas";
 import { printJson, printRecord, printTable } from "../output";
 
 interface CreateOptions {
@@ -34,60 +37,69 @@ export function registerTenant(program: Command): void {
     .requiredOption("--lists <lists>", "enabled lists, comma-separated: OFAC,EU,UK,UN,WIKIDATA")
     .option("--webhook-url <url>", "webhook receiver (http or https)")
     .option("--quota <n>", 'monthly screening quota, or "unlimited" (default)')
-    .action((options: CreateOptions, command: Command) =>
-      withContext(command, (ctx, json) => {
-        const created = createTenant(
-          ctx,
-          {
-            name: options.name,
-            slug: options.slug,
-            contactEmail: options.contactEmail,
-            plan: options.plan,
-            enabledLists: options.lists
-              .split(",")
-              .map((s) => s.trim().toUpperCase())
-              .filter(Boolean),
-            webhookUrl: options.webhookUrl ?? null,
-            monthlyScreeningQuota: parseQuotaFlag(options.quota),
-          },
-          cliMeta(),
-        );
-        if (json) {
-          printJson({ ...created.tenant, apiKey: created.apiKey, apiKeyId: created.apiKeyId, webhookSigningSecret: created.webhookSigningSecret });
-          return;
-        }
-        printRecord({ ...created.tenant });
-        console.log("");
-        console.log(`API key (shown once, store it now):             ${created.apiKey}`);
-        if (created.webhookSigningSecret) {
-          console.log(`Webhook signing secret (shown once, store it now): ${created.webhookSigningSecret}`);
-        }
-      }),
-    );
+    .action(async (options: CreateOptions, command: Command) => {
+      const input = {
+        name: options.name,
+        slug: options.slug,
+        contactEmail: options.contactEmail,
+        plan: options.plan,
+        enabledLists: options.lists
+          .split(",")
+          .map((s) => s.trim().toUpperCase())
+          .filter(Boolean),
+        ...(options.webhookUrl ? { webhookUrl: options.webhookUrl } : {}),
+        ...(options.quota === undefined ? {} : { monthlyScreeningQuota: parseQuotaFlag(options.quota) }),
+      };
+      const created = remoteTarget(command)
+        ? await remoteCall<CreatedOutput>(command, "POST", "/v1/tenants", input)
+        : await withContext(command, (ctx) => {
+            const result = createTenant(ctx, input, cliMeta());
+            return { ...result.tenant, apiKey: result.apiKey, apiKeyId: result.apiKeyId, webhookSigningSecret: result.webhookSigningSecret };
+          });
+      if (globalOptions(command).json) {
+        printJson(created);
+        return;
+      }
+      const { apiKey, apiKeyId: _keyId, webhookSigningSecret, ...tenant } = created;
+      printRecord(tenant);
+      console.log("");
+      console.log(`API key (shown once, store it now):                ${apiKey}`);
+      if (webhookSigningSecret) console.log(`Webhook signing secret (shown once, store it now): ${webhookSigningSecret}`);
+    });
 
   tenant
     .command("list")
     .description("List tenants")
-    .action((_options: unknown, command: Command) =>
-      withContext(command, (ctx, json) => {
-        const tenants = listTenants(ctx.db);
-        if (json) printJson(tenants);
-        else
-          printTable(
-            tenants.map((t) => ({ ...t, quota: t.monthlyScreeningQuota ?? "unlimited" })),
-            ["id", "slug", "name", "plan", "enabledLists", "quota", "status", "createdAt"],
-          );
-      }),
-    );
+    .action(async (_options: unknown, command: Command) => {
+      const tenants = remoteTarget(command)
+        ? (await remoteCall<{ items: Tenant[] }>(command, "GET", "/v1/tenants")).items
+        : await withContext(command, (ctx) => listTenants(ctx.db));
+      if (globalOptions(command).json) printJson(tenants);
+      else
+        printTable(
+          tenants.map((t) => ({ ...t, quota: t.monthlyScreeningQuota ?? "unlimited" })),
+          ["id", "slug", "name", "plan", "enabledLists", "quota", "status", "createdAt"],
+        );
+    });
 
   tenant
     .command("show <tenant>")
     .description("Show one tenant (by id or slug)")
-    .action((ref: string, _options: unknown, command: Command) =>
-      withContext(command, (ctx, json) => {
-        const found = getTenant(ctx.db, ref);
-        if (json) printJson(found);
-        else printRecord({ ...found });
-      }),
-    );
+    .action(async (ref: string, _options: unknown, command: Command) => {
+      const found = remoteTarget(command)
+        ? await remoteTenant(command, ref)
+        : await withContext(command, (ctx) => getTenant(ctx.db, ref));
+      if (globalOptions(command).json) printJson(found);
+      else printRecord({ ...found });
+    });
+}
+
+type CreatedOutput = Tenant & { apiKey: string; apiKeyId: string; webhookSigningSecret: string | null };
+
+/** Remote lookup by id or slug: the admin API addresses tenants by id, so a slug is found in the list. */
+export async function remoteTenant(command: Command, ref: string): Promise<Tenant> {
+  const { items } = await remoteCall<{ items: Tenant[] }>(command, "GET", "/v1/tenants");
+  const found = items.find((t) => t.id === ref || t.slug === ref);
+  if (!found) throw new ServiceError("NOT_FOUND", `Tenant ${ref} not found`);
+  return found;
 }

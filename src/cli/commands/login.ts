@@ -1,0 +1,33 @@
+import type { Command } from "commander";
+import { clientCredentialsGrant } from "../oidc-client";
+import { saveToken, tokenFile } from "../token-store";
+
+interface LoginOptions {
+  authUrl?: string;
+  clientId?: string;
+  clientSecret?: string;
+  scope: string;
+}
+
+export function registerLogin(program: Command): void {
+  program
+    .command("login")
+    .description("Obtain an admin access token by client_credentials and save it for --remote commands")
+    .option("--auth-url <url>", "identity provider issuer URL (env AML_AUTH_URL)")
+    .option("--client-id <id>", "confidential client id, e.g. aml-admin-cli (env AML_CLIENT_ID)")
+    .option("--client-secret <secret>", "client secret (env AML_CLIENT_SECRET; prefer the env variable)")
+    .option("--scope <scope>", "scope to request", "aml-api roles")
+    .action(async (options: LoginOptions, command: Command) => {
+      const authUrl = options.authUrl ?? process.env.AML_AUTH_URL;
+      const clientId = options.clientId ?? process.env.AML_CLIENT_ID;
+      const clientSecret = options.clientSecret ?? process.env.AML_CLIENT_SECRET;
+      if (!authUrl || !clientId || !clientSecret) {
+        throw new Error("login needs --auth-url, --client-id and --client-secret (or AML_AUTH_URL, AML_CLIENT_ID, AML_CLIENT_SECRET)");
+      }
+      const grant = await clientCredentialsGrant({ authUrl, clientId, clientSecret, scope: options.scope });
+      saveToken({ accessToken: grant.accessToken, expiresAt: grant.expiresAt.toISOString(), authUrl, clientId });
+      const json = command.optsWithGlobals<{ json?: boolean }>().json === true;
+      const summary = { tokenFile: tokenFile(), clientId, expiresAt: grant.expiresAt.toISOString() };
+      console.log(json ? JSON.stringify(summary, null, 2) : `logged in as ${clientId}; token saved to ${summary.tokenFile} (expires ${summary.expiresAt})`);
+    });
+}

@@ -1,0 +1,128 @@
+import { Elysia } from "elysia";
+import { z } from "zod";
+import type { Principal } from "@/auth/principal";
+import type { CallMeta } from "@/context";
+import { isUuid } from "@/lib/ids";
+import { notFound } from "@/errors";
+import { createTenant } from "@/tenants/create";
+import { getTenant, listTenants } from "@/tenants/get";
+import { issueApiKey, listApiKeys, revokeApiKey } from "@/tenants/keys";
+import { setQuota } from "@/tenants/quota";
+import { CreateTenantInput, SetQuotaInput } from "@/tenants/schemas";
+import type { HttpDeps } from "../deps";
+import { guard, secured } from "../guard";
+import { requestState } from "../request-state";
+
+const TenantParams = z.object({ id: z.string().min(1).max(100) }).strict();
+const KeyParams = z.object({ id: z.string().min(1).max(100), keyId: z.string().min(1).max(100) }).strict();
+const IssueKeyQuery = z
+  .object({
+    label: z.string().max(200).optional().describe("What the key is for"),
+    role: z.enum(["compliance_analyst", "auditor"]).optional().describe("compliance_analyst (default) or auditor (read only)"),
+  })
+  .strict();
+
+function adminMeta(admin: Principal, request: Request): CallMeta {
+  return { actor: admin.actor, correlationId: requestState(request).correlationId };
+}
+
+/** Admin routes address tenants by UUID; a non-UUID id is simply not found. */
+function tenantId(id: string): string {
+  if (!isUuid(id)) throw notFound(`Tenant ${id}`);
+  return id;
+}
+
+/** Onboarding, key and quota management: bearer token with the admin role only (spec, Authentication rule 2). */
+export function tenantRoutes(deps: HttpDeps) {
+  return new Elysia()
+    .use(guard(deps))
+    .post(
+      "/v1/tenants",
+      ({ admin, body, request, set }) => {
+        const created = createTenant(deps, body, adminMeta(admin, request));
+        set.status = 201;
+        set.headers.location = `/v1/tenants/${created.tenant.id}`;
+        return {
+          ...created.tenant,
+          apiKey: created.apiKey,
+          apiKeyId: created.apiKeyId,
+          webhookSigningSecret: created.webhookSigningSecret,
+        };
+      },
+      {
+        admin: true,
+        body: CreateTenantInput,
+        detail: secured("Admin", {
+          summary: "Onboard a tenant",
+          description:
+            "Creates the tenant and its first API key (role compliance_analyst). Returns the tenant with apiKey, apiKeyId and, when webhookUrl is set, webhookSigningSecret (whsec_…) — both exactly once; they cannot be read again. 400 on an invalid name, slug, e-mail, list or webhook URL; 409 when the slug exists. Audited as tenant.create and api_key.issue with the token's sub.",
+          tags: ["Tenants (admin)"],
+        }),
+      },
+    )
+    .get("/v1/tenants", () => ({ items: listTenants(deps.db) }), {
+      admin: true,
+      detail: secured("Admin", { summary: "List tenants", tags: ["Tenants (admin)"] }),
+    })
+    .get("/v1/tenants/:id", ({ params }) => getTenant(deps.db, tenantId(params.id)), {
+      admin: true,
+      params: TenantParams,
+      detail: secured("Admin", { summary: "Read a tenant", tags: ["Tenants (admin)"] }),
+    })
+    .get("/v1/tenants/:id/api-keys", ({ params }) => ({ items: listApiKeys(deps, tenantId(params.id)) }), {
+      admin: true,
+      params: TenantParams,
+      detail: secured("Admin", { summary: "List a tenant's API keys (never the secrets)", tags: ["Tenants (admin)"] }),
+    })
+    .post(
+      "/v1/tenants/:id/api-keys",
+      ({ admin, params, query, request, set }) => {
+        const issued = issueApiKey(
+          deps,
+          { tenant: tenantId(params.id), label: query.label ?? null, role: query.role },
+          adminMeta(admin, request),
+        );
+        set.status = 201;
+        return { ...issued.key, apiKey: issued.apiKey };
+      },
+      {
+        admin: true,
+        params: TenantParams,
+        query: IssueKeyQuery,
+        detail: secured("Admin", {
+          summary: "Issue an API key",
+          description:
+            "Query label (optional) and role (compliance_analyst by default, or auditor for read-only). Returns keyId and apiKey; the key is shown once. Rotation: issue a new key, then revoke the old one.",
+          tags: ["Tenants (admin)"],
+        }),
+      },
+    )
+    .delete(
+      "/v1/tenants/:id/api-keys/:keyId",
+      ({ admin, params, request }) =>
+        revokeApiKey(deps, { tenant: tenantId(params.id), keyId: params.keyId }, adminMeta(admin, request)),
+      {
+        admin: true,
+        params: KeyParams,
+        detail: secured("Admin", {
+          summary: "Revoke an API key",
+          description: "The key fails with 401 from the next request on. 404 for an unknown key or tenant; 409 when already revoked.",
+          tags: ["Tenants (admin)"],
+        }),
+      },
+    )
+    .put(
+      "/v1/tenants/:id/quota",
+      ({ admin, params, body, request }) => setQuota(deps, tenantId(params.id), body, adminMeta(admin, request)),
+      {
+        admin: true,
+        params: TenantParams,
+        body: SetQuotaInput,
+        detail: secured("Admin", {
+          summary: "Set or clear the monthly screening quota",
+          description: "Body { monthlyScreeningQuota: integer ≥ 0, or null for unlimited }. Returns the tenant. The next screening call is checked against the new value.",
+          tags: ["Tenants (admin)"],
+        }),
+      },
+    );
+}

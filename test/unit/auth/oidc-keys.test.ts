@@ -1,0 +1,157 @@
+// Key rotation, the JWKS refetch rate limit and discovery failures, against the real IdP.
+// The verifier gets a fake clock (so the 30 s limit is crossed without sleeping) and a counting fetch.
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { createOidcVerifier, type FetchLike, InvalidTokenError, type KeySetEvent, OidcDiscoveryError } from "@/auth/oidc";
+import { validClaims } from "../../helpers/hostile-tokens";
+import { startTestIdp, type TestIdp } from "../../helpers/oidc-idp";
+
+let idp: TestIdp;
+let clock: number;
+let requests: string[];
+
+const jwksFetches = () => requests.filter((u) => u.endsWith("/connect/jwks")).length;
+const discoveryFetches = () => requests.filter((u) => u.endsWith("/openid-configuration")).length;
+const countingFetch: FetchLike = (url, init) => {
+  requests.push(url);
+  return fetch(url, init);
+};
+const newVerifier = (extra: Partial<Parameters<typeof createOidcVerifier>[0]> = {}) =>
+  createOidcVerifier({ issuer: idp.issuer, fetch: countingFetch, now: () => clock, ...extra });
+const reasonOf = (p: Promise<unknown>) => p.then(() => "accepted", (e: unknown) => (e as InvalidTokenError).reason);
+
+beforeAll(async () => {
+  idp = await startTestIdp({ maxRotations: 6 });
+});
+afterAll(() => idp.stop());
+beforeEach(() => {
+  clock = Date.now();
+  requests = [];
+});
+
+describe("key rotation", () => {
+  test("a new signing key is picked up without restarting the verifier; the old one keeps working while published", async () => {
+    const verifier = newVerifier();
+    const oldToken = await idp.clientCredentialsToken();
+    await verifier.verify(oldToken);
+    expect([discoveryFetches(), jwksFetches()]).toEqual([1, 1]);
+
+    idp.rotateKeys({ keepOld: true });
+    const newToken = await idp.clientCredentialsToken();
+    expect(newToken.split(".")[0]).not.toBe(oldToken.split(".")[0]);
+
+    // Within 30 s of the last fetch the unknown kid is refused without asking the IdP again...
+    expect(await reasonOf(verifier.verify(newToken))).toBe("unknown_key");
+    expect(jwksFetches()).toBe(1);
+    // ...and after it, one refetch finds the new key.
+    clock += 30_000;
+    expect((await verifier.verify(newToken)).subject).toBe("aml-admin-cli");
+    expect(await reasonOf(verifier.verify(oldToken))).toBe("accepted");
+    expect([discoveryFetches(), jwksFetches()]).toEqual([1, 2]);
+  });
+
+  test("after a rotation that unpublishes the old key, tokens signed with it are refused", async () => {
+    const verifier = newVerifier({ jwksRefreshMinIntervalMs: 0 });
+    const oldToken = await idp.clientCredentialsToken();
+    await verifier.verify(oldToken);
+    idp.rotateKeys({ keepOld: false });
+    await verifier.verify(await idp.clientCredentialsToken());
+    // The old token's kid is now unknown: the verifier refetches (interval 0), still does not find it.
+    expect(await reasonOf(verifier.verify(oldToken))).toBe("unknown_key");
+    expect(jwksFetches()).toBe(3);
+  });
+
+  test("the periodic refresh drops a key the IdP stopped publishing, even if its kid was cached", async () => {
+    const verifier = newVerifier({ jwksMaxAgeMs: 60_000 });
+    const oldToken = await idp.clientCredentialsToken();
+    await verifier.verify(oldToken);
+    idp.rotateKeys({ keepOld: false });
+    expect(await reasonOf(verifier.verify(oldToken))).toBe("accepted");
+    clock += 61_000;
+    expect(await reasonOf(verifier.verify(oldToken))).toBe("unknown_key");
+  });
+});
+
+describe("refetch rate limit", () => {
+  test("a flood of unknown kids causes at most one JWKS fetch per interval", async () => {
+    const verifier = newVerifier();
+    await verifier.verify(await idp.clientCredentialsToken());
+    let n = 0;
+    const flood = async () => {
+      for (let i = 0; i < 10; i++) {
+        const token = await idp.mintRaw(validClaims(idp), { kid: `made-up-${n++}` });
+        expect(await reasonOf(verifier.verify(token))).toBe("unknown_key");
+      }
+    };
+    await flood();
+    expect(jwksFetches()).toBe(1);
+    clock += 29_999;
+    await flood();
+    expect(jwksFetches()).toBe(1);
+    clock += 1;
+    await flood();
+    expect(jwksFetches()).toBe(2);
+  });
+
+  test("concurrent requests with a just-rotated kid share one refetch and all succeed", async () => {
+    const verifier = newVerifier();
+    await verifier.verify(await idp.clientCredentialsToken());
+    idp.rotateKeys();
+    const token = await idp.clientCredentialsToken();
+    clock += 30_000;
+    const results = await Promise.all(Array.from({ length: 8 }, () => verifier.verify(token)));
+    expect(results.every((p) => p.subject === "aml-admin-cli")).toBe(true);
+    expect(jwksFetches()).toBe(2);
+  });
+});
+
+describe("discovery", () => {
+  test("a discovery issuer that differs from the configured one is refused", async () => {
+    // A trailing slash is the realistic misconfiguration: same URL, different issuer string.
+    const verifier = createOidcVerifier({ issuer: `${idp.issuer}/`, fetch: countingFetch });
+    const error = await verifier.verify(await idp.clientCredentialsToken()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidTokenError);
+    expect((error as InvalidTokenError).reason).toBe("discovery_failed");
+    expect((error as InvalidTokenError).detail).toContain("does not match");
+    await expect(verifier.discovery()).rejects.toBeInstanceOf(OidcDiscoveryError);
+    expect(jwksFetches()).toBe(0);
+  });
+
+  test("a document pointing elsewhere under a forged issuer is refused too", async () => {
+    const forging: FetchLike = async (url, init) => {
+      const doc = (await (await fetch(url, init)).json()) as Record<string, unknown>;
+      return Response.json({ ...doc, issuer: "https://idp.attacker.example" });
+    };
+    const verifier = createOidcVerifier({ issuer: idp.issuer, fetch: forging });
+    expect(await reasonOf(verifier.verify(await idp.clientCredentialsToken()))).toBe("discovery_failed");
+  });
+
+  test("a failed discovery is retried on the next request, not cached", async () => {
+    let down = true;
+    const flaky: FetchLike = (url, init) => {
+      requests.push(url);
+      return down ? Promise.reject(new Error("connect ECONNREFUSED")) : fetch(url, init);
+    };
+    const events: KeySetEvent[] = [];
+    const verifier = createOidcVerifier({ issuer: idp.issuer, fetch: flaky, onKeySetEvent: (e) => events.push(e) });
+    const token = await idp.clientCredentialsToken();
+    expect(await reasonOf(verifier.verify(token))).toBe("discovery_failed");
+    expect(await reasonOf(verifier.verify(token))).toBe("discovery_failed");
+    down = false;
+    expect(await reasonOf(verifier.verify(token))).toBe("accepted");
+    expect(discoveryFetches()).toBe(3);
+    expect(events.map((e) => e.type)).toEqual(["jwks_fetch_failed", "jwks_fetch_failed", "jwks_fetched"]);
+  });
+
+  test("an unreachable IdP (closed port) is discovery_failed, and HTTP errors are too", async () => {
+    const closed = createOidcVerifier({ issuer: "http://127.0.0.1:9", fetchTimeoutMs: 2_000 });
+    expect(await reasonOf(closed.verify(await idp.clientCredentialsToken()))).toBe("discovery_failed");
+    const notFound = createOidcVerifier({ issuer: `${idp.issuer}/no-such-realm` });
+    expect(await reasonOf(notFound.verify(await idp.clientCredentialsToken()))).toBe("discovery_failed");
+  });
+
+  test("a malformed token is refused before any network call", async () => {
+    const verifier = newVerifier();
+    expect(await reasonOf(verifier.verify("aml_live_abc"))).toBe("malformed");
+    expect(requests).toEqual([]);
+  });
+});
