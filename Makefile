@@ -1,5 +1,7 @@
 # Two commands on a fresh machine: `make run` and `make test`. Each installs what is missing first.
 # Bun comes from the npm registry (devDependency), so Node and npm are all a machine needs.
+# npm install (not npm ci): npm 11 omits other platforms' optional packages (biome, bun) from the
+# lockfile and then refuses npm ci; npm install still follows the committed lockfile.
 BUN := node_modules/.bin/bun
 STAMP := node_modules/.install-stamp
 
@@ -8,7 +10,7 @@ STAMP := node_modules/.install-stamp
 install: $(STAMP)
 
 $(STAMP): package.json package-lock.json
-	npm ci --no-audit --no-fund --loglevel=error
+	npm install --no-audit --no-fund --loglevel=error
 	@$(BUN) --version >/dev/null || (echo "bun did not install (npm install scripts disabled?)" && exit 1)
 	@touch $(STAMP)
 

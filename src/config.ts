@@ -117,7 +117,16 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     const lines = parsed.error.issues.map((issue) => `  - ${issue.path.join(".") || "(root)"}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
-  return Object.freeze(parsed.data);
+  return deepFreeze(parsed.data);
+}
+
+/** Nested sections (oidc, webhooks and its allow-list) are frozen too: no code can widen a policy at runtime. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object") {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 function readConfigFile(path: string): Record<string, unknown> {

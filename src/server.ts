@@ -99,8 +99,13 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     scheduler,
     stop() {
       stopping ??= (async () => {
-        const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs));
+        // The grace timer is cleared once in-flight requests finish, or it would hold the process open for its full length.
+        let graceTimer: ReturnType<typeof setTimeout> | undefined;
+        const grace = new Promise<void>((resolve) => {
+          graceTimer = setTimeout(resolve, config.shutdownGraceMs);
+        });
         await Promise.race([server.stop(false), grace]);
+        clearTimeout(graceTimer);
         await scheduler.stop();
         for (const extension of extensions) await extension.stop?.();
         server.stop(true);

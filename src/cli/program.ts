@@ -10,6 +10,7 @@ import { registerMigrate } from "./commands/migrate";
 import { registerQuota } from "./commands/quota";
 import { registerServe } from "./commands/serve";
 import { registerTenant } from "./commands/tenant";
+import { registerWebhook } from "./commands/webhook";
 
 export const VERSION = "0.1.0";
 
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerQuota(program);
   registerAudit(program);
   registerBackup(program);
+  registerWebhook(program);
   registerLogin(program);
   return program;
 }

@@ -1,4 +1,4 @@
-import { Elysia } from "elysia";
+import { type AnyElysia, Elysia } from "elysia";
 import { type FieldIssue, ServiceError } from "@/errors";
 import { zodIssues } from "@/lib/validate";
 import { apiDocs } from "./docs";
@@ -9,6 +9,7 @@ import { problemResponse } from "./problem";
 import { beginRequest, requestState } from "./request-state";
 import { auditRoutes } from "./routes/audit";
 import { healthRoutes } from "./routes/health";
+import { policyRoutes } from "./routes/policies";
 import { problemRoutes } from "./routes/problems";
 import { tenantRoutes } from "./routes/tenants";
 import { usageRoutes } from "./routes/usage";
@@ -28,8 +29,11 @@ export function createApp(deps: HttpDeps) {
       enforceBodyLimit(request, deps);
     })
     .onParse(async ({ request, contentType }) => {
-      if (!contentType.startsWith("application/json") && !contentType.includes("+json")) return;
+      if (contentType.startsWith("multipart/form-data")) return;
       const text = await readLimited(request, deps.config.maxJsonBodyBytes);
+      // Any other body (text, CSV, unknown) is read under the same limit, so a chunked upload cannot
+      // make the server buffer more than maxJsonBodyBytes before authentication.
+      if (!contentType.startsWith("application/json") && !contentType.includes("+json")) return text;
       if (text.trim() === "") return undefined;
       try {
         return JSON.parse(text) as unknown;
@@ -78,6 +82,7 @@ export function createApp(deps: HttpDeps) {
     .use(apiDocs(deps))
     .use(healthRoutes(deps))
     .use(problemRoutes())
+    .use(policyRoutes((): AnyElysia => app))
     .use(usageRoutes(deps))
     .use(auditRoutes(deps))
     .use(tenantRoutes(deps));
@@ -118,7 +123,11 @@ async function readLimited(request: Request, limit: number): Promise<string> {
 function toServiceError(error: ElysiaError, code: unknown, request: Request, table: RouteTable): ServiceError {
   if (error instanceof ServiceError) return error;
   if (code === "VALIDATION") return validationError(error);
-  if (code === "PARSE") return new ServiceError("MALFORMED_JSON", "The request body could not be parsed.");
+  if (code === "PARSE") {
+    // Elysia wraps whatever onParse throws (413 over the limit, MALFORMED_JSON with its reason) in a ParseError.
+    if (error.cause instanceof ServiceError) return error.cause;
+    return new ServiceError("MALFORMED_JSON", "The request body could not be parsed.");
+  }
   if (code === "NOT_FOUND") {
     return methodNotAllowed(table, request) ?? new ServiceError("ROUTE_NOT_FOUND", `No route ${request.method} ${new URL(request.url).pathname}`);
   }

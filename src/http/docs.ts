@@ -40,6 +40,9 @@ export function apiDocs(_deps: HttpDeps) {
         },
         exclude: { paths: ["/swagger-ui/assets/:file"] },
         swagger: {
+          // The plugin's default spec URL is relative ("openapi.json"), which breaks when the page is opened as
+          // /swagger-ui/. Its options type omits `url`, but the renderer passes every option through to Swagger UI.
+          ...({ url: OPENAPI_PATH } as Record<string, unknown>),
           cdn: "/swagger-ui/assets/swagger-ui-bundle.js",
           theme: "/swagger-ui/assets/swagger-ui.css",
           autoDarkMode: false,

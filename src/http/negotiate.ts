@@ -8,22 +8,29 @@ import { ServiceError } from "@/errors";
 const JSON_TYPES = ["application/json", "text/json", "text/plain"] as const;
 
 export function negotiateJsonType(accept: string | null): (typeof JSON_TYPES)[number] {
-  if (!accept) return "application/json";
-  const ranked = accept
-    .split(",")
-    .map((part, index) => {
-      const [type = "", ...params] = part.trim().toLowerCase().split(";");
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-      return { type: type.trim(), q: q ? Number(q.slice(2)) : 1, index };
-    })
-    .filter((entry) => entry.q > 0)
-    .sort((a, b) => b.q - a.q || a.index - b.index);
+  if (!accept?.trim()) return "application/json";
+  const entries = accept.split(",").map((part, index) => {
+    const [type = "", ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return { type: type.trim(), q: q ? Number(q.slice(2)) : 1, index };
+  });
+  // q=0 means "not this type" (RFC 9110 §12.4.2): a wildcard must not bring an excluded type back.
+  const excluded = new Set(entries.filter((e) => e.q === 0).map((e) => e.type));
+  const allowed = (type: (typeof JSON_TYPES)[number]) => !excluded.has(type);
+  const ranked = entries.filter((entry) => entry.q > 0).sort((a, b) => b.q - a.q || a.index - b.index);
   for (const entry of ranked) {
-    if ((JSON_TYPES as readonly string[]).includes(entry.type)) return entry.type as (typeof JSON_TYPES)[number];
-    if (entry.type === "*/*" || entry.type === "application/*" || entry.type.endsWith("+json")) return "application/json";
-    if (entry.type === "text/*") return "text/plain";
+    const named = JSON_TYPES.find((t) => t === entry.type);
+    if (named && allowed(named)) return named;
+    if (entry.type === "*/*") {
+      const first = JSON_TYPES.find(allowed);
+      if (first) return first;
+    }
+    if ((entry.type === "application/*" || entry.type.endsWith("+json")) && allowed("application/json")) return "application/json";
+    if (entry.type === "text/*") {
+      const text = (["text/plain", "text/json"] as const).find(allowed);
+      if (text) return text;
+    }
   }
-  if (ranked.length === 0) return "application/json";
   throw new ServiceError("NOT_ACCEPTABLE", `This endpoint returns JSON; Accept "${accept}" allows none of ${JSON_TYPES.join(", ")}.`);
 }
 

@@ -41,6 +41,9 @@ export function openDb(dataDirOrMemory: string, options: { migrate?: boolean } =
     path,
     close() {
       try {
+        // Best effort, without waiting: with busy_timeout in force, TRUNCATE would stall this close (a CLI
+        // command's exit, a server's shutdown) for up to 10 s behind another process's open read snapshot.
+        sqlite.run("PRAGMA busy_timeout = 0");
         sqlite.run("PRAGMA wal_checkpoint(TRUNCATE)");
       } finally {
         sqlite.close();

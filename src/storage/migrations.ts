@@ -1,4 +1,5 @@
 import m0000 from "../../migrations/0000_foundation.sql" with { type: "text" };
+import m0002 from "../../migrations/0002_webhooks.sql" with { type: "text" };
 
 /**
  * Every SQL migration, in order, embedded in the binary as text. A test checks that each file in
@@ -6,4 +7,5 @@ import m0000 from "../../migrations/0000_foundation.sql" with { type: "text" };
  */
 export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ name: string; sql: string }> = [
   { name: "0000_foundation", sql: m0000 },
+  { name: "0002_webhooks", sql: m0002 },
 ];

@@ -25,7 +25,7 @@ export function checkWebhookUrl(raw: string, policy: UrlPolicy): UrlCheck {
   }
   if (url.username || url.password) return { ok: false, reason: "credentials in the URL are not allowed" };
   if (url.hash) return { ok: false, reason: "a fragment is not allowed" };
-  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase().replace(/\.+$/, "");
   if (isPrivateHost(host) && !isAllowListed(host, policy.allowPrivate)) {
     return {
       ok: false,
@@ -37,12 +37,14 @@ export function checkWebhookUrl(raw: string, policy: UrlPolicy): UrlCheck {
 
 /** True for names and literal addresses that point inside the appliance's own networks. */
 export function isPrivateHost(host: string): boolean {
-  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local") || host.endsWith(".internal")) {
+  // "localhost." is the same name as "localhost": a trailing root dot must not slip past the name checks.
+  const name = host.toLowerCase().replace(/\.+$/, "");
+  if (name === "localhost" || name.endsWith(".localhost") || name.endsWith(".local") || name.endsWith(".internal")) {
     return true;
   }
-  const kind = isIP(host);
-  if (kind === 4) return isPrivateV4(host);
-  if (kind === 6) return isPrivateV6(host);
+  const kind = isIP(name);
+  if (kind === 4) return isPrivateV4(v4ToInt(name));
+  if (kind === 6) return isPrivateV6(name);
   return false;
 }
 
@@ -63,34 +65,75 @@ const PRIVATE_V4: ReadonlyArray<[string, number]> = [
   ["240.0.0.0", 4],
 ];
 
-function inV4Range(ip: string, base: string, bits: number): boolean {
+function inV4Range(ip: number, base: number, bits: number): boolean {
   const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
-  return (v4ToInt(ip) & mask) === (v4ToInt(base) & mask);
+  return ((ip & mask) >>> 0) === ((base & mask) >>> 0);
 }
 
-function isPrivateV4(ip: string): boolean {
-  return PRIVATE_V4.some(([base, bits]) => inV4Range(ip, base, bits));
+function isPrivateV4(ip: number): boolean {
+  return PRIVATE_V4.some(([base, bits]) => inV4Range(ip, v4ToInt(base), bits));
 }
+
+/** A valid IPv6 literal (isIP === 6) as a 128-bit number; handles "::" and a trailing dotted IPv4 part. */
+function v6ToBigInt(ip: string): bigint {
+  let text = ip.toLowerCase();
+  const dotted = text.match(/(\d+\.\d+\.\d+\.\d+)$/)?.[1];
+  if (dotted) {
+    const n = v4ToInt(dotted);
+    text = `${text.slice(0, -dotted.length)}${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`;
+  }
+  const [head = "", tail] = text.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const zeros = tail === undefined ? [] : Array<string>(8 - left.length - right.length).fill("0");
+  return [...left, ...zeros, ...right].reduce((acc, group) => (acc << 16n) + BigInt(Number.parseInt(group, 16)), 0n);
+}
+
+function inV6Range(ip: bigint, base: bigint, bits: number): boolean {
+  const mask = bits === 0 ? 0n : ((1n << BigInt(bits)) - 1n) << BigInt(128 - bits);
+  return (ip & mask) === (base & mask);
+}
+
+/** Ranges that carry an IPv4 address in their low 32 bits: IPv4-mapped and NAT64 well-known prefix. */
+const V4_EMBEDDING_V6: ReadonlyArray<[string, number]> = [
+  ["::ffff:0:0", 96],
+  ["64:ff9b::", 96],
+];
+
+const PRIVATE_V6: ReadonlyArray<[string, number]> = [
+  ["::", 96], // unspecified, loopback and the deprecated IPv4-compatible form
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["fec0::", 10],
+  ["ff00::", 8],
+];
 
 function isPrivateV6(ip: string): boolean {
-  const lower = ip.toLowerCase();
-  if (lower === "::" || lower === "::1") return true;
-  const mapped = lower.match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/);
-  if (mapped?.[1]) return isPrivateV4(mapped[1]);
-  return /^(fc|fd|fe8|fe9|fea|feb|ff)/.test(lower);
+  // The URL parser writes ::ffff:127.0.0.1 as ::ffff:7f00:1, so the embedded IPv4 is read numerically.
+  const value = v6ToBigInt(ip);
+  if (V4_EMBEDDING_V6.some(([base, bits]) => inV6Range(value, v6ToBigInt(base), bits))) {
+    return isPrivateV4(Number(value & 0xffffffffn));
+  }
+  return PRIVATE_V6.some(([base, bits]) => inV6Range(value, v6ToBigInt(base), bits));
 }
 
-function isAllowListed(host: string, allow: readonly string[]): boolean {
+function prefixBits(text: string | undefined, max: number): number | null {
+  if (text === undefined) return max;
+  if (!/^\d{1,3}$/.test(text)) return null;
+  const bits = Number(text);
+  return bits <= max ? bits : null;
+}
+
+export function isAllowListed(host: string, allow: readonly string[]): boolean {
+  const name = host.toLowerCase().replace(/\.+$/, "");
+  const kind = isIP(name);
   return allow.some((entry) => {
-    const rule = entry.toLowerCase();
-    if (rule === host) return true;
-    const [base, bitsText] = rule.split("/");
-    if (bitsText !== undefined && base && isIP(base) === 4 && isIP(host) === 4) {
-      return inV4Range(host, base, Number(bitsText));
-    }
-    if (bitsText !== undefined && base && isIP(base) === 6 && isIP(host) === 6) {
-      return host.startsWith(base.replace(/::$/, ":").replace(/:+$/, ""));
-    }
-    return false;
+    const rule = entry.trim().toLowerCase();
+    if (rule === name) return true;
+    const [base = "", bitsText, extra] = rule.split("/");
+    if (extra !== undefined || kind === 0 || isIP(base) !== kind) return false;
+    const bits = prefixBits(bitsText, kind === 4 ? 32 : 128);
+    if (bits === null) return false;
+    return kind === 4 ? inV4Range(v4ToInt(name), v4ToInt(base), bits) : inV6Range(v6ToBigInt(name), v6ToBigInt(base), bits);
   });
 }

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { ServiceError } from "@/errors";
+import { invalidInput, ServiceError } from "@/errors";
 import { createTenant } from "@/tenants/create";
 import { getTenant, listTenants } from "@/tenants/get";
 import { cliMeta, globalOptions, withContext } from "../context";
@@ -20,7 +20,8 @@ interface CreateOptions {
 export function parseQuotaFlag(value: string | undefined): number | null | undefined {
   if (value === undefined) return undefined;
   if (value.trim().toLowerCase() === "unlimited") return null;
-  if (!/^\d+$/.test(value.trim())) throw new Error(`--quota must be a whole number or "unlimited", got "${value}"`);
+  // A ServiceError, like every other bad input: exit code 2 and one line, for `tenant create --quota` and `quota set`.
+  if (!/^\d+$/.test(value.trim())) throw invalidInput(`quota must be a whole number or "unlimited", got "${value}"`);
   return Number(value);
 }
 

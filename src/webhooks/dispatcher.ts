@@ -1,0 +1,77 @@
+import { hostname } from "node:os";
+import type { AppContext } from "@/context";
+import type { Loop } from "@/jobs/scheduler";
+import { randomBase62 } from "@/lib/hash";
+import { writeTx } from "@/storage/db";
+import { WEBHOOK_LOOP } from "./enqueue";
+import type { OutboxRow } from "./outbox-rows";
+import { claimDue, finishAttempt, reclaimExpired } from "./outbox-store";
+import type { RetryPolicy } from "./schedule";
+import { type FetchFn, type Receiver, sendDelivery } from "./send";
+import type { LookupFn } from "./send-target";
+
+export interface DispatcherOptions {
+  retry: RetryPolicy;
+  fetch: FetchFn;
+  lookup: LookupFn;
+  /** Poll interval when idle; a wake() after an enqueue skips the wait. */
+  intervalMs: number;
+  /** Rows claimed (and sent concurrently) per round. */
+  batchSize: number;
+  /** Must outlast a DNS lookup plus a POST plus the commit, or a live attempt could be reclaimed. */
+  leaseMs: number;
+  /** Lease owner id; unique per dispatcher so the compare-and-set can tell dispatchers apart. */
+  owner?: string;
+}
+
+/** The outbox loop for the scheduler: reclaim expired leases, claim due rows, POST them, record each attempt. */
+export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOptions): Loop & { owner: string } {
+  const owner = options.owner ?? `${hostname()}:${process.pid}:${randomBase62(8)}`;
+  const sendDeps = {
+    secrets: ctx.secrets,
+    urlPolicy: { allowPrivate: ctx.config.webhooks.allowPrivateNetworks },
+    timeoutMs: ctx.config.webhooks.timeoutMs,
+    fetch: options.fetch,
+    lookup: options.lookup,
+    now: () => ctx.clock.now(),
+  };
+
+  async function deliver(row: OutboxRow): Promise<void> {
+    const receiver = ctx.db.sqlite
+      .query<Receiver, [string]>("SELECT webhook_url AS webhookUrl, webhook_secret_enc AS webhookSecretEnc FROM tenants WHERE id = ?")
+      .get(row.tenant_id) ?? { webhookUrl: null, webhookSecretEnc: null };
+    const attempt = await sendDelivery(row, receiver, sendDeps);
+    const result = writeTx(ctx.db, () => finishAttempt(ctx.db, { row, owner, attempt, now: ctx.clock.now(), policy: options.retry }));
+    const fields = { deliveryId: row.id, tenantId: row.tenant_id, event: row.event, attempt: row.attempts, statusCode: attempt.statusCode };
+    if (result === "lease_lost") {
+      ctx.log.warn(fields, "webhook lease was reclaimed before this attempt finished; its outcome is not recorded");
+    } else if (result === "dead") {
+      ctx.log.warn({ ...fields, error: attempt.error }, "webhook delivery is dead after its last attempt");
+    } else if (result === "retry") {
+      ctx.log.info({ ...fields, error: attempt.error }, "webhook attempt failed; retry scheduled");
+    } else {
+      ctx.log.debug(fields, "webhook delivered");
+    }
+  }
+
+  return {
+    name: WEBHOOK_LOOP,
+    intervalMs: options.intervalMs,
+    owner,
+    async tick(signal) {
+      if (signal.aborted) return false;
+      const now = ctx.clock.now();
+      const claimed = writeTx(ctx.db, () => {
+        const reclaimed = reclaimExpired(ctx.db, now, options.retry);
+        if (reclaimed > 0) ctx.log.warn({ reclaimed }, "reclaimed webhook deliveries whose lease expired");
+        return claimDue(ctx.db, { owner, now, leaseMs: options.leaseMs, limit: options.batchSize });
+      });
+      // One failing row must not hold back the others; its lease expires and it is reclaimed.
+      const outcomes = await Promise.allSettled(claimed.map(deliver));
+      for (const outcome of outcomes) {
+        if (outcome.status === "rejected") ctx.log.error({ err: outcome.reason }, "webhook delivery failed unexpectedly");
+      }
+      return claimed.length === options.batchSize;
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import { newId } from "@/lib/ids";
+import type { Db } from "@/storage/db";
+import type { AttemptRecord, OutboxRow } from "./outbox-rows";
+import { type RetryPolicy, retryDelayMs } from "./schedule";
+
+/**
+ * The outbox's state changes. Every function here runs inside the caller's IMMEDIATE transaction
+ * (writeTx): SQLite's single writer then makes claim, reclaim and completion atomic with respect to
+ * any other dispatcher on the same data folder.
+ */
+
+function requireTx(db: Db): void {
+  if (!db.sqlite.inTransaction) throw new Error("webhook outbox changes must run inside writeTx");
+}
+
+/**
+ * Claims up to `limit` due rows for `owner`, reserving the next attempt number of each. Due rows go in
+ * next_attempt_at order, which is the claim index's own order: a backlog of 100k+ rows after an outage
+ * is claimed without sorting it under the write lock. The outer UPDATE matches by id only (the
+ * subquery already requires 'pending' in this same transaction), so SQLite looks rows up by primary
+ * key instead of scanning every pending row.
+ */
+export function claimDue(db: Db, args: { owner: string; now: Date; leaseMs: number; limit: number }): OutboxRow[] {
+  requireTx(db);
+  const now = args.now.toISOString();
+  const leaseExpiresAt = new Date(args.now.getTime() + args.leaseMs).toISOString();
+  return db.sqlite
+    .query<OutboxRow, [string, string, string, number]>(
+      `UPDATE webhook_outbox
+          SET status = 'delivering', attempts = attempts + 1, lease_owner = ?1, lease_expires_at = ?2
+        WHERE id IN (SELECT id FROM webhook_outbox
+                      WHERE status = 'pending' AND next_attempt_at <= ?3
+                      ORDER BY next_attempt_at LIMIT ?4)
+        RETURNING *`,
+    )
+    .all(args.owner, leaseExpiresAt, now, args.limit);
+}
+
+/**
+ * Returns rows whose lease expired (the dispatcher holding them crashed, was killed, or lost its
+ * disk) to the queue. The interrupted attempt is logged, since the receiver may have got it, and it
+ * counts towards the limit so a delivery that keeps killing its dispatcher ends up dead.
+ */
+export function reclaimExpired(db: Db, now: Date, policy: RetryPolicy): number {
+  requireTx(db);
+  const at = now.toISOString();
+  const expired = db.sqlite
+    .query<OutboxRow, [string]>("SELECT * FROM webhook_outbox WHERE status = 'delivering' AND lease_expires_at <= ?")
+    .all(at);
+  for (const row of expired) {
+    const error = `lease of ${row.lease_owner ?? "unknown"} expired at ${row.lease_expires_at} before the attempt was recorded (dispatcher stopped mid-attempt); the receiver may have received it`;
+    insertAttempt(db, row, { startedAt: now, durationMs: 0, statusCode: null, error, url: null });
+    const dead = row.attempts >= policy.maxAttempts;
+    db.sqlite.run(
+      `UPDATE webhook_outbox
+          SET status = ?, next_attempt_at = ?, dead_at = ?, lease_owner = NULL, lease_expires_at = NULL,
+              last_status_code = NULL, last_error = ?
+        WHERE id = ? AND status = 'delivering' AND lease_owner IS ?`,
+      [dead ? "dead" : "pending", dead ? null : at, dead ? at : null, error, row.id, row.lease_owner],
+    );
+  }
+  return expired.length;
+}
+
+export type AttemptResult = "delivered" | "retry" | "dead" | "lease_lost";
+
+/**
+ * Records an attempt's outcome, but only if `owner` still holds the lease (compare-and-set): a
+ * dispatcher whose lease expired and was reclaimed must not overwrite the newer owner's state.
+ */
+export function finishAttempt(
+  db: Db,
+  args: { row: OutboxRow; owner: string; attempt: AttemptRecord; now: Date; policy: RetryPolicy },
+): AttemptResult {
+  requireTx(db);
+  const { row, attempt } = args;
+  const at = args.now.toISOString();
+  const ok = attempt.error === null;
+  const delay = ok ? null : retryDelayMs(args.policy, row.attempts);
+  const result: AttemptResult = ok ? "delivered" : delay === null ? "dead" : "retry";
+  const nextAttemptAt = delay === null ? null : new Date(args.now.getTime() + delay).toISOString();
+  const changed = db.sqlite.run(
+    `UPDATE webhook_outbox
+        SET status = ?, next_attempt_at = ?, delivered_at = ?, dead_at = ?, lease_owner = NULL, lease_expires_at = NULL,
+            last_status_code = ?, last_error = ?
+      WHERE id = ? AND status = 'delivering' AND lease_owner = ? AND series = ? AND attempts = ?`,
+    [
+      result === "retry" ? "pending" : result,
+      nextAttemptAt,
+      result === "delivered" ? at : null,
+      result === "dead" ? at : null,
+      attempt.statusCode,
+      attempt.error,
+      row.id,
+      args.owner,
+      row.series,
+      row.attempts,
+    ],
+  );
+  if (changed.changes === 0) return "lease_lost";
+  insertAttempt(db, row, attempt);
+  return result;
+}
+
+function insertAttempt(db: Db, row: OutboxRow, attempt: AttemptRecord): void {
+  db.sqlite.run(
+    `INSERT INTO webhook_attempts (id, outbox_id, series, attempt, started_at, duration_ms, status_code, error, url)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      newId(),
+      row.id,
+      row.series,
+      row.attempts,
+      attempt.startedAt.toISOString(),
+      Math.round(attempt.durationMs),
+      attempt.statusCode,
+      attempt.error,
+      attempt.url,
+    ],
+  );
+}

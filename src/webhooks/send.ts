@@ -1,0 +1,78 @@
+import type { SecretBox } from "@/lib/secret-box";
+import type { AttemptRecord, OutboxRow } from "./outbox-rows";
+import { checkSendTarget, type LookupFn } from "./send-target";
+import { signWebhook } from "./sign";
+import type { UrlPolicy } from "./url-policy";
+
+export const WEBHOOK_USER_AGENT = "aml-screening-appliance-webhooks/1.0";
+
+export type FetchFn = (input: string | URL, init: RequestInit) => Promise<Response>;
+
+export interface SendDeps {
+  secrets: SecretBox;
+  urlPolicy: UrlPolicy;
+  timeoutMs: number;
+  fetch: FetchFn;
+  lookup: LookupFn;
+  now: () => Date;
+}
+
+/** The tenant's receiver as stored now: the URL and secret may have changed since the event was queued. */
+export interface Receiver {
+  webhookUrl: string | null;
+  webhookSecretEnc: string | null;
+}
+
+/** One signed POST of a claimed row. Never throws: every failure becomes the attempt's error. */
+export async function sendDelivery(row: OutboxRow, receiver: Receiver, deps: SendDeps): Promise<AttemptRecord> {
+  const startedAt = deps.now();
+  const t0 = performance.now();
+  const done = (statusCode: number | null, error: string | null, url: string | null): AttemptRecord => ({
+    startedAt,
+    durationMs: performance.now() - t0,
+    statusCode,
+    error,
+    url,
+  });
+
+  if (!receiver.webhookUrl || !receiver.webhookSecretEnc) return done(null, "the tenant has no webhook URL or signing secret configured", null);
+  let secret: string;
+  try {
+    secret = deps.secrets.open(receiver.webhookSecretEnc);
+  } catch {
+    // Most likely the data folder's master.key is not the one the secret was sealed with.
+    return done(null, "the tenant's signing secret cannot be unsealed with this data folder's master.key", null);
+  }
+  const target = await checkSendTarget(receiver.webhookUrl, deps.urlPolicy, deps.lookup, deps.timeoutMs);
+  if (!target.ok) return done(null, `refused by the webhook URL policy: ${target.reason}`, null);
+  const loggedUrl = `${target.url.origin}${target.url.pathname}`;
+
+  const timestamp = Math.floor(deps.now().getTime() / 1000);
+  const headers = {
+    "content-type": "application/json",
+    "user-agent": WEBHOOK_USER_AGENT,
+    "x-aml-event": row.event,
+    "x-aml-delivery": row.id,
+    "x-aml-attempt": String(row.attempts),
+    "x-aml-timestamp": String(timestamp),
+    "x-aml-signature": signWebhook(secret, timestamp, row.payload),
+  };
+  try {
+    const response = await deps.fetch(target.url, {
+      method: "POST",
+      headers,
+      body: row.payload,
+      // A redirect could point the appliance at an address the URL policy refuses; it counts as a failure.
+      redirect: "manual",
+      signal: AbortSignal.timeout(deps.timeoutMs),
+    });
+    await response.body?.cancel().catch(() => undefined);
+    if (response.status >= 200 && response.status < 300) return done(response.status, null, loggedUrl);
+    const redirect = response.status >= 300 && response.status < 400 ? " (redirects are not followed)" : "";
+    return done(response.status, `receiver answered HTTP ${response.status}${redirect}`, loggedUrl);
+  } catch (error) {
+    const name = (error as Error).name;
+    if (name === "TimeoutError" || name === "AbortError") return done(null, `no answer within ${deps.timeoutMs} ms`, loggedUrl);
+    return done(null, `network error: ${(error as Error).message}`, loggedUrl);
+  }
+}

@@ -1,0 +1,117 @@
+import { randomBytes } from "node:crypto";
+import { loadConfig } from "@/config";
+import type { AppContext } from "@/context";
+import { systemClock } from "@/lib/clock";
+import { createLogger } from "@/lib/logger";
+import { createSecretBox } from "@/lib/secret-box";
+import { openDb, writeTx } from "@/storage/db";
+import type { CreatedTenant } from "@/tenants/create";
+import { enqueueWebhook } from "@/webhooks/enqueue";
+import { type WebhookExtensionOptions, webhookExtension } from "@/webhooks/extension";
+import { type WebhookEvent, type WebhookOutcome, webhookPayloadFromOutcome } from "@/webhooks/payload";
+import { startTestServer, type TestServer } from "../helpers/server";
+import { makeTenant } from "../helpers/tenants";
+import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
+
+/** The body fields of spec section 6, and nothing else. */
+export const SPEC_BODY_FIELDS = [
+  "event",
+  "screeningId",
+  "userReference",
+  "isMatch",
+  "score",
+  "decision",
+  "riskScore",
+  "riskBand",
+  "createdAt",
+  "classification",
+  "pepTiers",
+  "sourceLists",
+  "matchCount",
+  "adverseMediaStatus",
+  "correlationId",
+].sort();
+
+/** A compressed schedule: tests see retries and dead letters in well under a second per step. */
+export const FAST: WebhookExtensionOptions = { retryDelaysMs: [50, 100, 150, 200, 250], maxAttempts: 30, intervalMs: 25, leaseMs: 5_000 };
+
+export function sampleOutcome(overrides: Partial<WebhookOutcome> = {}): WebhookOutcome {
+  return {
+    screeningId: crypto.randomUUID(),
+    userReference: "cust-42",
+    isMatch: true,
+    score: 0.93,
+    decision: "Match",
+    riskScore: 88,
+    riskBand: "High",
+    createdAt: new Date().toISOString(),
+    classification: "sanctions",
+    pepTiers: [],
+    sourceLists: ["OFAC", "UN"],
+    matchCount: 2,
+    adverseMediaStatus: "Skipped",
+    correlationId: "corr-test-1",
+    ...overrides,
+  };
+}
+
+/** Queues events the way the screening transaction will: enqueueWebhook inside writeTx. */
+export function enqueueEvents(ctx: AppContext, tenantId: string, count: number, event: WebhookEvent = "screening.completed"): string[] {
+  return writeTx(ctx.db, () =>
+    Array.from({ length: count }, () => {
+      const payload = webhookPayloadFromOutcome(event, sampleOutcome());
+      const queued = enqueueWebhook(ctx.db, { tenantId, event, payload, at: new Date() });
+      if (!queued) throw new Error("tenant has no webhook URL");
+      return queued.id;
+    }),
+  );
+}
+
+export function outboxStatuses(ctx: AppContext, tenantId: string): Record<string, number> {
+  const rows = ctx.db.sqlite
+    .query<{ status: string; n: number }, [string]>("SELECT status, count(*) AS n FROM webhook_outbox WHERE tenant_id = ? GROUP BY status")
+    .all(tenantId);
+  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+}
+
+export interface WebhookWorld {
+  server: TestServer;
+  receiver: WebhookReceiver;
+  tenant: CreatedTenant;
+  wake(): void;
+  close(): Promise<void>;
+}
+
+export function serverFlags() {
+  return { webhooks: { allowPrivateNetworks: ["127.0.0.1"], timeoutMs: 2_000 } };
+}
+
+/** The real server with the webhook extension, a real receiver, and a tenant pointed at it. */
+export async function startWebhookWorld(options: WebhookExtensionOptions = FAST): Promise<WebhookWorld> {
+  const receiver = await startWebhookReceiver();
+  const extension = webhookExtension(options);
+  const server = await startTestServer({ flags: serverFlags(), extensions: [extension] });
+  const tenant = makeTenant(server.ctx, { webhookUrl: receiver.url });
+  receiver.secret = tenant.webhookSigningSecret ?? "";
+  return {
+    server,
+    receiver,
+    tenant,
+    wake: () => extension.wake(),
+    async close() {
+      await server.close();
+      await receiver.stop();
+    },
+  };
+}
+
+/** An in-memory context for unit tests of the domain functions. */
+export function memoryContext(): AppContext {
+  return {
+    db: openDb(":memory:"),
+    config: loadConfig({ env: {}, flags: { logLevel: "silent", ...serverFlags() } }),
+    clock: systemClock,
+    log: createLogger("silent"),
+    secrets: createSecretBox(randomBytes(32)),
+  };
+}
