@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 
 /** A token obtained by `aml login`, kept for later `--remote` commands (file mode 0600). */
 export interface StoredToken {
@@ -10,8 +10,10 @@ export interface StoredToken {
   clientId: string;
 }
 
+/** XDG rules: an empty or relative XDG_CONFIG_HOME is ignored, so the token never lands in the working directory. */
 export function tokenFile(env: Record<string, string | undefined> = process.env): string {
-  const base = env.XDG_CONFIG_HOME ?? join(env.HOME ?? homedir(), ".config");
+  const xdg = env.XDG_CONFIG_HOME;
+  const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), ".config");
   return join(base, "aml", "token.json");
 }
 

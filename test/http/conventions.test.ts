@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { type CallOptions, call, expectProblem, json, UUID_RE } from "../helpers/api";
+import { startTestServer, type TestServer } from "../helpers/server";
+import { makeTenant } from "../helpers/tenants";
+
+/** Cross-cutting HTTP conventions on the real server: correlation ids, problem+json, body limits, negotiation. */
+let server: TestServer;
+let key: string;
+const JSON_LIMIT = 2048;
+
+beforeAll(async () => {
+  server = await startTestServer({ flags: { maxJsonBodyBytes: JSON_LIMIT } });
+  key = makeTenant(server.ctx).apiKey;
+});
+afterAll(async () => {
+  await server.close();
+});
+
+function chunkedJson(bytes: number): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode('{"name":"'));
+      for (let sent = 0; sent < bytes; sent += 1024) controller.enqueue(encoder.encode("x".repeat(1024)));
+      controller.enqueue(encoder.encode('"}'));
+      controller.close();
+    },
+  });
+}
+
+describe("X-Correlation-Id", () => {
+  test("a supplied safe id is echoed in the header and the JSON body of a success", async () => {
+    const res = await call(server.url, "/v1/usage", { key, headers: { "x-correlation-id": "req-42:abc/DEF=+@._" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-correlation-id")).toBe("req-42:abc/DEF=+@._");
+    expect(json<{ correlationId: string }>(res).correlationId).toBe("req-42:abc/DEF=+@._");
+  });
+
+  const errorPaths: Array<[string, string, (apiKey: string) => CallOptions]> = [
+    ["401 no credential", "/v1/usage", () => ({})],
+    ["404 unknown route", "/v1/no-such-thing", () => ({})],
+    ["405 wrong method", "/v1/usage", (apiKey) => ({ method: "POST", key: apiKey })],
+    ["400 unknown query parameter", "/v1/audit?colour=red", (apiKey) => ({ key: apiKey })],
+    ["413 declared body too large", "/v1/usage", () => ({ method: "POST", body: "x".repeat(JSON_LIMIT + 1) })],
+  ];
+  test.each(errorPaths)("is echoed on the error path: %s", async (_name, path, options) => {
+    const init = options(key);
+    const res = await call(server.url, path, {
+      ...init,
+      headers: { "content-type": "application/json", "x-correlation-id": "err-trace-1" },
+    });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expect(res.headers.get("x-correlation-id")).toBe("err-trace-1");
+    expect(json<{ correlationId: string }>(res).correlationId).toBe("err-trace-1");
+  });
+
+  test("is generated as a UUID when absent, fresh per request", async () => {
+    const first = await call(server.url, "/healthz");
+    const second = await call(server.url, "/healthz");
+    const id = first.headers.get("x-correlation-id") ?? "";
+    expect(id).toMatch(UUID_RE);
+    expect(json<{ correlationId: string }>(first).correlationId).toBe(id);
+    expect(second.headers.get("x-correlation-id")).not.toBe(id);
+  });
+
+  test.each([
+    ["spaces", "has spaces in it"],
+    ["a tab", "tab\there"],
+    ["markup", "<script>alert(1)</script>"],
+    ["a semicolon and quotes", 'id;"x"'],
+    ["129 characters", "a".repeat(129)],
+  ])("is replaced by a generated UUID when it contains %s", async (_name, unsafe) => {
+    const res = await call(server.url, "/v1/usage", { key, headers: { "x-correlation-id": unsafe } });
+    const id = res.headers.get("x-correlation-id") ?? "";
+    expect(id).toMatch(UUID_RE);
+    expect(json<{ correlationId: string }>(res).correlationId).toBe(id);
+  });
+
+  test("an id of exactly 128 safe characters is kept", async () => {
+    const longest = "A".repeat(127) + "9";
+    const res = await call(server.url, "/healthz", { headers: { "x-correlation-id": longest } });
+    expect(res.headers.get("x-correlation-id")).toBe(longest);
+  });
+});
+
+describe("problem+json on every error", () => {
+  test("400 for an unknown query parameter names the field", async () => {
+    const body = expectProblem(await call(server.url, "/v1/audit?colour=red", { key }), 400, "VALIDATION_FAILED", "/v1/audit");
+    expect(body.errors).toEqual([{ field: "query.colour", message: "is not a known field" }]);
+  });
+
+  test.each(["abc", "0", "501", "2.5", "-1"])("400 for take=%s", async (take) => {
+    const body = expectProblem(await call(server.url, `/v1/audit?take=${take}`, { key }), 400, "VALIDATION_FAILED");
+    expect(body.errors?.map((e) => e.field)).toEqual(["query.take"]);
+  });
+
+  test("400 for a from that is not an ISO date-time", async () => {
+    const body = expectProblem(await call(server.url, "/v1/audit?from=yesterday", { key }), 400, "VALIDATION_FAILED");
+    expect(body.errors?.[0]?.field).toBe("query.from");
+  });
+
+  test("401 carries WWW-Authenticate and comes before query validation", async () => {
+    const res = await call(server.url, "/v1/audit?colour=red");
+    expectProblem(res, 401, "UNAUTHENTICATED", "/v1/audit");
+    expect(res.headers.get("www-authenticate")).toContain("Bearer");
+  });
+
+  test("404 for an unknown route", async () => {
+    const body = expectProblem(await call(server.url, "/v1/nothing/here"), 404, "ROUTE_NOT_FOUND", "/v1/nothing/here");
+    expect(body.detail).toContain("/v1/nothing/here");
+  });
+
+  test("405 on POST /v1/usage lists the allowed methods in Allow", async () => {
+    const res = await call(server.url, "/v1/usage", { method: "POST", key });
+    expectProblem(res, 405, "METHOD_NOT_ALLOWED", "/v1/usage");
+    expect(res.headers.get("allow")).toBe("GET, HEAD");
+  });
+
+  test("413 when Content-Length declares more than the JSON limit", async () => {
+    const res = await call(server.url, "/v1/tenants", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "x".repeat(JSON_LIMIT) }),
+    });
+    const body = expectProblem(res, 413, "PAYLOAD_TOO_LARGE", "/v1/tenants");
+    expect(body.detail).toContain(String(JSON_LIMIT));
+  });
+
+  test("413 when a chunked JSON body without Content-Length runs past the limit", async () => {
+    const res = await call(server.url, "/v1/tenants", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: chunkedJson(JSON_LIMIT * 5),
+    });
+    const body = expectProblem(res, 413, "PAYLOAD_TOO_LARGE", "/v1/tenants");
+    expect(body.detail).toContain(String(JSON_LIMIT));
+  });
+
+  test("a chunked body under the limit is read normally (the route then asks for a credential)", async () => {
+    const res = await call(server.url, "/v1/tenants", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: chunkedJson(512),
+    });
+    expectProblem(res, 401, "UNAUTHENTICATED");
+  });
+
+  test("400 MALFORMED_JSON keeps the parser's reason", async () => {
+    const res = await call(server.url, "/v1/tenants", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"name": ',
+    });
+    const body = expectProblem(res, 400, "MALFORMED_JSON", "/v1/tenants");
+    expect(body.detail).toStartWith("The request body is not valid JSON");
+  });
+});
+
+describe("content negotiation", () => {
+  test.each([
+    ["text/plain", "text/plain; charset=utf-8"],
+    ["text/json", "text/json; charset=utf-8"],
+    ["application/json", "application/json; charset=utf-8"],
+    ["*/*", "application/json; charset=utf-8"],
+    ["image/png, text/plain;q=0.5", "text/plain; charset=utf-8"],
+    ["application/json;q=0, */*", "text/json; charset=utf-8"],
+  ])("Accept: %s is served as %s with the same JSON body", async (accept, type) => {
+    const res = await call(server.url, "/v1/usage", { key, headers: { accept } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe(type);
+    expect(json<{ used: number; unlimited: boolean }>(res)).toMatchObject({ used: 0, unlimited: true });
+  });
+
+  test.each(["image/png", "text/csv", "application/json;q=0"])("Accept: %s is refused with 406", async (accept) => {
+    const res = await call(server.url, "/v1/usage", { key, headers: { accept } });
+    const body = expectProblem(res, 406, "NOT_ACCEPTABLE", "/v1/usage");
+    expect(body.detail).toContain(accept);
+  });
+});

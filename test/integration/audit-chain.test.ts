@@ -1,0 +1,183 @@
+import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { userInfo } from "node:os";
+import { join } from "node:path";
+import { entryHash } from "@/audit/chain";
+import type { AuditEntry, AuditRow } from "@/audit/rows";
+import { type AuditVerification, verifyAuditChain } from "@/audit/verify";
+import type { CallMeta } from "@/context";
+import { DB_FILE } from "@/storage/db";
+import type { CreatedTenant } from "@/tenants/create";
+import { issueApiKey } from "@/tenants/keys";
+import { setQuota } from "@/tenants/quota";
+import { call, json } from "../helpers/api";
+import { runCli } from "../helpers/cli";
+import { startTestServer, type TestServer } from "../helpers/server";
+import { makeTenant } from "../helpers/tenants";
+
+/** The per-tenant SHA-256 audit chain: what is recorded, and that tampering with the file is detected. */
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const TRIGGERS = {
+  audit_log_no_update: "CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END",
+  audit_log_no_delete: "CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END",
+} as const;
+
+/** What an attacker with write access to aml.db does: their own connection, drop the guard, edit, put the guard back. */
+function tamper(trigger: keyof typeof TRIGGERS, edit: (db: Database) => void): void {
+  const db = new Database(join(server.dataDir, DB_FILE));
+  try {
+    db.run(`DROP TRIGGER ${trigger}`);
+    edit(db);
+  } finally {
+    db.run(TRIGGERS[trigger]);
+    db.close();
+  }
+}
+
+/** The CLI records the OS user as the operator, or "unknown" when the uid has no passwd entry. */
+function operatorName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return "unknown";
+  }
+}
+
+/** A tenant with five entries: tenant.create, api_key.issue, api_key.issue, quota.set, api_key.issue. */
+function busyTenant(): { tenant: CreatedTenant; rows: AuditRow[] } {
+  const tenant = makeTenant(server.ctx);
+  const meta: CallMeta = { actor: { type: "system", id: "chain-test" } };
+  issueApiKey(server.ctx, { tenant: tenant.tenant.id, label: "second" }, meta);
+  setQuota(server.ctx, tenant.tenant.id, { monthlyScreeningQuota: 40 }, meta);
+  issueApiKey(server.ctx, { tenant: tenant.tenant.id, label: "third" }, meta);
+  const rows = server.ctx.db.sqlite
+    .query<AuditRow, [string]>("SELECT * FROM audit_log WHERE chain = ? ORDER BY seq")
+    .all(tenant.tenant.id);
+  expect(rows.length).toBe(5);
+  return { tenant, rows };
+}
+
+async function verifyOverHttp(tenant: CreatedTenant): Promise<AuditVerification> {
+  const res = await call(server.url, "/v1/audit/verify", { key: tenant.apiKey });
+  expect(res.status).toBe(200);
+  return json<AuditVerification>(res);
+}
+
+async function verifyWithCli(tenant: CreatedTenant): Promise<{ code: number; result: AuditVerification & { tenant: string } }> {
+  const cli = await runCli(["--json", "audit", "verify", tenant.tenant.slug], { dataDir: server.dataDir });
+  return { code: cli.code, result: JSON.parse(cli.stdout) as AuditVerification & { tenant: string } };
+}
+
+describe("what the chain records", () => {
+  test("tenant creation, key issue/revoke and quota changes, each with the acting principal", async () => {
+    const tenant = makeTenant(server.ctx, { webhookUrl: "https://hooks.example.com/aml" });
+    const admin: CallMeta = { actor: { type: "oidc", id: "admin-sub-7" }, correlationId: "corr-issue-1" };
+    const issued = issueApiKey(server.ctx, { tenant: tenant.tenant.id, label: "batch robot", role: "auditor" }, admin);
+    setQuota(server.ctx, tenant.tenant.id, { monthlyScreeningQuota: 25 }, { actor: { type: "system", id: "ops" } });
+    const revoked = await runCli(["key", "revoke", tenant.tenant.id, issued.key.keyId], { dataDir: server.dataDir });
+    expect(revoked.code).toBe(0);
+
+    const page = json<{ items: AuditEntry[] }>(await call(server.url, "/v1/audit", { key: tenant.apiKey }));
+    const oldestFirst = [...page.items].reverse();
+    expect(oldestFirst.map((e) => [e.sequence, e.action, e.targetType, e.targetId, e.actor])).toEqual([
+      [1, "tenant.create", "tenant", tenant.tenant.id, { type: "cli", id: "test" }],
+      [2, "api_key.issue", "api_key", tenant.apiKeyId, { type: "cli", id: "test" }],
+      [3, "api_key.issue", "api_key", issued.key.keyId, { type: "oidc", id: "admin-sub-7" }],
+      [4, "quota.set", "tenant", tenant.tenant.id, { type: "system", id: "ops" }],
+      [5, "api_key.revoke", "api_key", issued.key.keyId, { type: "cli", id: operatorName() }],
+    ]);
+    expect(oldestFirst[2]?.correlationId).toBe("corr-issue-1");
+    expect(oldestFirst[2]?.details).toMatchObject({ label: "batch robot", role: "auditor" });
+    expect(oldestFirst[3]?.details).toEqual({ previous: null, monthlyScreeningQuota: 25 });
+    for (let i = 1; i < oldestFirst.length; i++) expect(oldestFirst[i]?.prevHash).toBe(oldestFirst[i - 1]?.hash ?? "");
+    // Snapshots carry no secret: neither the API key nor the webhook signing secret.
+    const everything = JSON.stringify(page.items);
+    expect(everything).not.toContain(tenant.apiKey);
+    expect(everything).not.toContain(issued.apiKey);
+    expect(everything).not.toContain(tenant.webhookSigningSecret ?? "whsec_");
+    expect(everything).not.toContain("whsec_");
+  });
+
+  test("an intact chain verifies in the domain, over HTTP and with `aml audit verify` (exit 0)", async () => {
+    const { tenant, rows } = busyTenant();
+    const expected = { intact: true, entriesChecked: 5, firstBrokenEntryId: null, reason: null, lastHash: rows[4]?.hash };
+    expect(verifyAuditChain(server.ctx.db, tenant.tenant.id)).toEqual(expected as AuditVerification);
+    expect(await verifyOverHttp(tenant)).toMatchObject(expected);
+    const cli = await verifyWithCli(tenant);
+    expect(cli.code).toBe(0);
+    expect(cli.result).toMatchObject({ tenant: tenant.tenant.slug, ...expected });
+  });
+
+  test("the table refuses UPDATE and DELETE through its triggers", () => {
+    const { tenant } = busyTenant();
+    const sqlite = server.ctx.db.sqlite;
+    expect(() => sqlite.run("UPDATE audit_log SET action = 'tenant.delete' WHERE chain = ?", [tenant.tenant.id])).toThrow(
+      "audit_log is append-only",
+    );
+    expect(() => sqlite.run("DELETE FROM audit_log WHERE chain = ?", [tenant.tenant.id])).toThrow("audit_log is append-only");
+    expect(verifyAuditChain(server.ctx.db, tenant.tenant.id)).toMatchObject({ intact: true, entriesChecked: 5 });
+  });
+});
+
+describe("tampering is detected", () => {
+  test("an edited middle entry is reported as the first broken entry; the CLI exits 3", async () => {
+    const { tenant, rows } = busyTenant();
+    const middle = rows[2] as AuditRow;
+    tamper("audit_log_no_update", (db) =>
+      db.run("UPDATE audit_log SET details = ? WHERE id = ?", ['{"hint":"aml_live_XXXX…","label":"innocent","role":"auditor"}', middle.id]),
+    );
+    const expected = { intact: false, firstBrokenEntryId: middle.id, reason: "hash_mismatch", entriesChecked: 3 };
+    expect(verifyAuditChain(server.ctx.db, tenant.tenant.id)).toMatchObject(expected);
+    expect(await verifyOverHttp(tenant)).toMatchObject(expected);
+    const cli = await verifyWithCli(tenant);
+    expect(cli.code).toBe(3);
+    expect(cli.result).toMatchObject(expected);
+  });
+
+  test("an edit whose hash was recomputed breaks the link from the next entry", async () => {
+    const { tenant, rows } = busyTenant();
+    const middle = rows[2] as AuditRow;
+    const forgedDetails = { label: "forged", role: "compliance_analyst" };
+    const forgedHash = entryHash(middle.prev_hash, {
+      id: middle.id,
+      chain: middle.chain,
+      seq: middle.seq,
+      at: middle.at,
+      action: middle.action,
+      targetType: middle.target_type,
+      targetId: middle.target_id,
+      actorType: middle.actor_type,
+      actorId: middle.actor_id,
+      correlationId: middle.correlation_id,
+      details: forgedDetails,
+    });
+    tamper("audit_log_no_update", (db) =>
+      db.run("UPDATE audit_log SET details = ?, hash = ? WHERE id = ?", [JSON.stringify(forgedDetails), forgedHash, middle.id]),
+    );
+    expect(await verifyOverHttp(tenant)).toMatchObject({ intact: false, firstBrokenEntryId: rows[3]?.id, reason: "link_mismatch" });
+  });
+
+  test("a deleted middle entry is reported as a sequence gap at the entry after it", async () => {
+    const { tenant, rows } = busyTenant();
+    tamper("audit_log_no_delete", (db) => db.run("DELETE FROM audit_log WHERE id = ?", [rows[2]?.id ?? ""]));
+    const expected = { intact: false, firstBrokenEntryId: rows[3]?.id, reason: "sequence_gap" };
+    expect(await verifyOverHttp(tenant)).toMatchObject(expected);
+    const cli = await verifyWithCli(tenant);
+    expect(cli.code).toBe(3);
+    expect(cli.result).toMatchObject(expected);
+  });
+
+  test("details that are no longer JSON are reported as unreadable", async () => {
+    const { tenant, rows } = busyTenant();
+    tamper("audit_log_no_update", (db) => db.run("UPDATE audit_log SET details = 'not json' WHERE id = ?", [rows[1]?.id ?? ""]));
+    expect(await verifyOverHttp(tenant)).toMatchObject({ intact: false, firstBrokenEntryId: rows[1]?.id, reason: "unreadable_details" });
+  });
+});
