@@ -20,3 +20,7 @@ declare module "swagger-ui-dist/swagger-ui-bundle.js" {
   const path: string;
   export default path;
 }
+declare module "*.jsonl" {
+  const text: string;
+  export default text;
+}

@@ -136,6 +136,12 @@ export interface WatchlistEntity {
   remarks?: string;
   /** A public URL where a reviewer can verify the official record. */
   verifyUrl: string;
+  /**
+   * The publisher's own reference for the record when it differs from externalId (EU reference
+   * number "EU.27.28", UK Sanctions List Ref "RUS0001"), for searching where verifyUrl cannot
+   * link to the record itself.
+   */
+  sourceRef?: string;
 }
 
 /** What one importer run yields for one source, before it becomes a stored list version. */
@@ -148,4 +154,6 @@ export interface ParsedList {
   entities: WatchlistEntity[];
   /** Non-fatal problems worth reporting (skipped rows with their location and reason). */
   warnings: string[];
+  /** Names of the input files this list was read from (an OFAC CSV set is several files). */
+  files?: string[];
 }

@@ -1,0 +1,65 @@
+import { ListParseError } from "../../errors";
+import type { TextFile } from "../common/files";
+import type { OfacCsvSet } from "./parse";
+
+export type OfacCsvRole = "main" | "add" | "alt" | "comments";
+
+export interface OfacCsvFile extends TextFile {
+  role: OfacCsvRole;
+}
+
+function entNums(text: string): Set<string> {
+  const ids = new Set<string>();
+  for (const m of text.matchAll(/^(\d+),/gm)) ids.add(m[1] ?? "");
+  return ids;
+}
+
+function overlap(a: Set<string>, b: Set<string>): number {
+  let n = 0;
+  for (const id of a) if (b.has(id)) n++;
+  return n;
+}
+
+/**
+ * Groups OFAC legacy CSV files into sets by content: each companion (addresses, aliases,
+ * comments) joins the main table whose ent_nums it shares most, so file names never matter.
+ * Two main tables of the same list (e.g. two sdn.csv downloads) are refused, since merging
+ * two versions would resurrect delisted entries.
+ */
+export function assembleOfacCsvSets(files: readonly OfacCsvFile[]): OfacCsvSet[] {
+  const mains = files.filter((f) => f.role === "main").map((f) => ({ file: f, ids: entNums(f.text), set: { main: { name: f.name, text: f.text } } as OfacCsvSet }));
+  for (const [i, a] of mains.entries()) {
+    for (const b of mains.slice(i + 1)) {
+      if (overlap(a.ids, b.ids) > Math.min(a.ids.size, b.ids.size) / 2) {
+        throw new ListParseError({
+          file: b.file.name,
+          location: "whole file",
+          reason: `holds mostly the same ent_nums as ${a.file.name}: two versions of one OFAC list cannot be imported together`,
+        });
+      }
+    }
+  }
+  for (const companion of files.filter((f) => f.role !== "main")) {
+    const ids = entNums(companion.text);
+    const best = mains
+      .map((m) => ({ m, shared: overlap(ids, m.ids) }))
+      .sort((x, y) => y.shared - x.shared)[0];
+    if (!best || (best.shared === 0 && ids.size > 0)) {
+      throw new ListParseError({
+        file: companion.name,
+        location: "whole file",
+        reason: `OFAC ${companion.role} file without its main table (sdn.csv or cons_prim.csv) in the same import`,
+      });
+    }
+    const role = companion.role as Exclude<OfacCsvRole, "main">;
+    if (best.m.set[role]) {
+      throw new ListParseError({
+        file: companion.name,
+        location: "whole file",
+        reason: `second OFAC ${role} file for ${best.m.file.name} (the first is ${best.m.set[role]?.name})`,
+      });
+    }
+    best.m.set[role] = { name: companion.name, text: companion.text };
+  }
+  return mains.map((m) => m.set);
+}

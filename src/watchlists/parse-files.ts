@@ -1,0 +1,136 @@
+import { decodeText } from "./decode";
+import { type Detection, detectListFile, type ListFormat } from "./detect";
+import { type ParsedList, SOURCE_LISTS, type WatchlistEntity } from "./entity";
+import { ListParseError } from "./errors";
+import { EntityCollector } from "./importers/common/list";
+import { assembleOfacCsvSets, type OfacCsvRole } from "./importers/ofac/csv-sets";
+import { mapOfacRecord } from "./importers/ofac/map";
+import { parseOfacCsvSet } from "./importers/ofac/parse";
+import { parseFtmFiles, parseWikidataFiles, pepWarnings, streamFtmFiles, streamWikidataFiles } from "./importers/wikidata/files";
+import { newPepStreamStats, type PepStreamStats } from "./importers/wikidata/stream-stats";
+import { type ListFile, parseSingleFile } from "./parse-single";
+
+export type { ListFile };
+
+export interface ParseListFilesOptions {
+  /** Warnings kept per list; the rest are counted in one last warning. Default 1000. */
+  maxWarnings?: number;
+}
+
+interface Detected {
+  file: ListFile;
+  detection: Detection;
+}
+
+const OFAC_CSV_ROLES: Partial<Record<ListFormat, OfacCsvRole>> = {
+  "ofac-csv-main": "main",
+  "ofac-csv-add": "add",
+  "ofac-csv-alt": "alt",
+  "ofac-csv-comments": "comments",
+};
+
+/** The OFAC legacy CSV sets of the import (SDN and consolidated non-SDN) as one OFAC list. */
+function parseOfacCsvFiles(items: readonly Detected[]): ParsedList {
+  const sets = assembleOfacCsvSets(
+    items.map(({ file, detection }) => ({
+      name: file.name,
+      text: decodeText(file.bytes).text,
+      role: OFAC_CSV_ROLES[detection.format] ?? "main",
+    })),
+  );
+  const collector = new EntityCollector();
+  const warnings: string[] = [];
+  for (const set of sets) {
+    const outcome = parseOfacCsvSet(set);
+    warnings.push(...outcome.warnings);
+    for (const record of outcome.records) collector.add(mapOfacRecord(record), record.location);
+  }
+  return {
+    source: "OFAC",
+    format: "ofac-csv",
+    publishedAt: null,
+    entities: collector.entities(),
+    warnings: [...warnings, ...collector.warnings],
+    files: items.map((i) => i.file.name),
+  };
+}
+
+function capWarnings(list: ParsedList, max: number): ParsedList {
+  if (list.warnings.length <= max) return list;
+  const rest = list.warnings.length - max;
+  return { ...list, warnings: [...list.warnings.slice(0, max), `… and ${rest} more warnings`] };
+}
+
+/**
+ * Detects, parses and maps list files into one ParsedList per source and format. Companion
+ * files are grouped by content (an OFAC CSV set; Wikidata label files are a lookup, not
+ * entities). Any fatal problem throws ListParseError naming the file and location, and then
+ * nothing is returned: a list is imported whole or not at all.
+ */
+export async function parseListFiles(files: ListFile[], opts: ParseListFilesOptions = {}): Promise<ParsedList[]> {
+  const detected: Detected[] = files.map((file) => ({ file, detection: detectListFile(file) }));
+  const byFormat = new Map<ListFormat, Detected[]>();
+  for (const d of detected) byFormat.set(d.detection.format, [...(byFormat.get(d.detection.format) ?? []), d]);
+  const take = (formats: ListFormat[]) => formats.flatMap((f) => byFormat.get(f) ?? []);
+  const lists: ParsedList[] = [];
+
+  const ofacCsv = take(["ofac-csv-main", "ofac-csv-add", "ofac-csv-alt", "ofac-csv-comments"]);
+  if (ofacCsv.length > 0) lists.push(parseOfacCsvFiles(ofacCsv));
+  const wikidata = take(["wikidata-json"]);
+  const labels = take(["wikidata-labels"]);
+  if (wikidata.length > 0) lists.push(await parseWikidataFiles(wikidata.map((d) => d.file), labels.map((d) => d.file)));
+  else if (labels.length > 0) {
+    throw new ListParseError({ file: labels[0]?.file.name ?? "", location: "whole file", reason: "Wikidata label files need the entity files they describe" });
+  }
+  const ftm = take(["ftm-json"]);
+  if (ftm.length > 0) lists.push(await parseFtmFiles(ftm.map((d) => d.file)));
+
+  for (const [format, items] of byFormat) {
+    if (format.startsWith("ofac-csv") || format === "wikidata-json" || format === "wikidata-labels" || format === "ftm-json") continue;
+    if (items.length > 1) {
+      throw new ListParseError({
+        file: items[1]?.file.name ?? "",
+        location: "whole file",
+        reason: `same list format (${format}) as ${items[0]?.file.name}: import one version of a list at a time`,
+      });
+    }
+    for (const { file, detection } of items) lists.push(parseSingleFile(file, detection));
+  }
+  const order = (l: ParsedList) => SOURCE_LISTS.indexOf(l.source);
+  return lists
+    .sort((a, b) => order(a) - order(b) || a.format.localeCompare(b.format))
+    .map((l) => capWarnings(l, opts.maxWarnings ?? 1000));
+}
+
+/** A PEP list read one entity at a time; `stats` (publication date, warnings) is complete once `entities` ends. */
+export interface PepListStream {
+  source: "WIKIDATA";
+  format: "wikidata-json" | "ftm-json";
+  files: string[];
+  stats: PepStreamStats;
+  entities: AsyncGenerator<WatchlistEntity>;
+}
+
+/**
+ * For large PEP files (a million persons): detects Wikidata entity JSON or FtM line-JSON files
+ * and streams their entities so the caller inserts in batches instead of holding them all.
+ * All files must be one PEP format (Wikidata label files may accompany Wikidata entity files).
+ * Errors surface as ListParseError from the generator, possibly after entities were yielded,
+ * so consume it inside the transaction that stores the list.
+ */
+export function streamPepListFiles(files: ListFile[]): PepListStream {
+  const detected = files.map((file) => ({ file, detection: detectListFile(file) }));
+  const of = (format: ListFormat) => detected.filter((d) => d.detection.format === format).map((d) => d.file);
+  const other = detected.find((d) => !["wikidata-json", "wikidata-labels", "ftm-json"].includes(d.detection.format));
+  const [ftm, wikidata] = [of("ftm-json"), of("wikidata-json")];
+  if (other || (ftm.length > 0 && wikidata.length > 0) || ftm.length + wikidata.length === 0) {
+    const file = other?.file.name ?? files[0]?.name ?? "";
+    throw new ListParseError({ file, location: "whole file", reason: "a PEP stream takes Wikidata entity JSON or FtM line-JSON files of one format only" });
+  }
+  const stats = newPepStreamStats();
+  const names = files.map((f) => f.name);
+  if (ftm.length > 0) return { source: "WIKIDATA", format: "ftm-json", files: names, stats, entities: streamFtmFiles(ftm, stats) };
+  return { source: "WIKIDATA", format: "wikidata-json", files: names, stats, entities: streamWikidataFiles(wikidata, of("wikidata-labels"), stats) };
+}
+
+export { pepWarnings };
