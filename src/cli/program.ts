@@ -5,6 +5,7 @@ import { MigrationError } from "@/storage/migrate";
 import { registerAudit } from "./commands/audit";
 import { registerBackup } from "./commands/backup";
 import { registerKey } from "./commands/key";
+import { registerLists } from "./commands/lists";
 import { registerLogin } from "./commands/login";
 import { registerMigrate } from "./commands/migrate";
 import { registerQuota } from "./commands/quota";
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   registerBackup(program);
   registerWebhook(program);
   registerLogin(program);
+  registerLists(program);
   return program;
 }
 

@@ -1,4 +1,5 @@
 import m0000 from "../../migrations/0000_foundation.sql" with { type: "text" };
+import m0001 from "../../migrations/0001_watchlists.sql" with { type: "text" };
 import m0002 from "../../migrations/0002_webhooks.sql" with { type: "text" };
 
 /**
@@ -7,5 +8,6 @@ import m0002 from "../../migrations/0002_webhooks.sql" with { type: "text" };
  */
 export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ name: string; sql: string }> = [
   { name: "0000_foundation", sql: m0000 },
+  { name: "0001_watchlists", sql: m0001 },
   { name: "0002_webhooks", sql: m0002 },
 ];

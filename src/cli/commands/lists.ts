@@ -1,0 +1,89 @@
+import type { Command } from "commander";
+import { latestSnapshot, listVersions, snapshotVersions } from "@/watchlists/store/read";
+import type { ImportReport } from "@/watchlists/store/types";
+import { ageInDays, DEMO_NOTICE } from "@/watchlists/version-view";
+import { cliMeta, withContext } from "../context";
+import { printJson, printTable } from "../output";
+import { progressReporter } from "../progress";
+
+export function registerLists(program: Command): void {
+  const lists = program.command("lists").description("Import official watchlist files and show what is serving");
+
+  lists
+    .command("import <paths...>")
+    .description("Import list files or folders (source and format detected by content); a running server picks them up within seconds")
+    .action((paths: string[], _options: unknown, command: Command) =>
+      withContext(command, async (ctx, json) => {
+        // Loaded on use: parsers for every official format are only needed by this command.
+        const { importListFiles, readListPath } = await import("@/watchlists/import");
+        const files = paths.flatMap((p) => readListPath(p));
+        const progress = progressReporter(!json);
+        progress.phase(`parsing ${files.length} file(s)`);
+        const report = await importListFiles(ctx.db, files, cliMeta(), {
+          onParsed: (parsed) => progress.phase(`parsed ${parsed.map((p) => `${p.source} (${p.format}, ${p.entities.length})`).join(", ")}`),
+          onProgress: (event) => progress.update(`${event.source} ${event.phase}`, event.done),
+        });
+        progress.done();
+        if (json) printJson(report);
+        else printImportReport(report);
+      }),
+    );
+
+  lists
+    .command("status")
+    .description("The serving snapshot and its versions; --history for every version imported")
+    .option("--history", "list every imported version, newest first")
+    .action((options: { history?: boolean }, command: Command) =>
+      withContext(command, (ctx, json) => {
+        const snapshot = latestSnapshot(ctx.db);
+        const now = ctx.clock.now();
+        const versions = options.history ? listVersions(ctx.db, 1000) : snapshot ? snapshotVersions(ctx.db, snapshot) : [];
+        if (json) {
+          printJson({ snapshot, versions: versions.map((v) => ({ ...v, ageDays: ageInDays(v.publishedAt, now) })) });
+          return;
+        }
+        if (!snapshot) {
+          console.log("No list has been imported yet. `aml serve` loads the fictional demo list on first start.");
+          return;
+        }
+        console.log(`serving snapshot ${snapshot.id} (created ${snapshot.createdAt})`);
+        if (snapshot.isDemo) console.log(`\n${DEMO_NOTICE}\n`);
+        printTable(
+          versions.map((v) => ({
+            source: v.source,
+            format: v.format,
+            published: v.publishedAt ?? "(not in file)",
+            ageDays: ageInDays(v.publishedAt, now),
+            entities: v.entityCount,
+            names: v.nameCount,
+            imported: v.importedAt,
+            added: v.diff.added,
+            removed: v.diff.removed,
+            changed: v.diff.changed,
+            version: v.id,
+          })),
+          ["source", "format", "published", "ageDays", "entities", "names", "added", "removed", "changed", "imported", "version"],
+        );
+      }),
+    );
+}
+
+function printImportReport(report: ImportReport): void {
+  printTable(
+    report.results.map((r) => ({
+      source: r.source,
+      status: r.status,
+      format: r.version.format,
+      published: r.version.publishedAt ?? "(not in file)",
+      entities: r.version.entityCount,
+      names: r.version.nameCount,
+      added: r.version.diff.added,
+      removed: r.version.diff.removed,
+      changed: r.version.diff.changed,
+      warnings: r.version.warnings.length,
+    })),
+    ["source", "status", "format", "published", "entities", "names", "added", "removed", "changed", "warnings"],
+  );
+  console.log(`\nsnapshot ${report.snapshot?.id ?? "-"} in ${(report.durationMs / 1000).toFixed(1)} s`);
+  for (const r of report.results) for (const w of r.version.warnings.slice(0, 5)) console.log(`warning (${r.source}): ${w}`);
+}

@@ -1,0 +1,93 @@
+import type { Db } from "@/storage/db";
+import type { Logger } from "@/lib/logger";
+import type { WatchlistEntity } from "./entity";
+import { getSnapshot, latestSnapshotId, snapshotVersions, versionEntities } from "./store/read";
+import type { ListSnapshot, ListVersion } from "./store/types";
+
+/** What screening reads: one snapshot, its versions, and the index built from its entities. */
+export interface LoadedLists<Index> {
+  snapshot: ListSnapshot;
+  versions: ListVersion[];
+  index: Index;
+  loadedAt: string;
+  loadMs: number;
+}
+
+export type IndexBuilder<Index> = (entities: WatchlistEntity[]) => Index;
+
+/**
+ * Holds the serving snapshot and swaps it by reference: a screen that already took `current()`
+ * finishes on the old index, the next one gets the new. Reloads are single-flight and triggered
+ * by polling the latest snapshot id, so an import by the CLI in another process is picked up
+ * within one poll interval.
+ */
+export class WatchlistRuntime<Index> {
+  private loaded: LoadedLists<Index> | null = null;
+  private loading: Promise<boolean> | null = null;
+  private lastError: string | null = null;
+  private readonly listeners: Array<(next: LoadedLists<Index>, previous: LoadedLists<Index> | null) => void> = [];
+
+  constructor(
+    private readonly db: Db,
+    private readonly build: IndexBuilder<Index>,
+    private readonly log: Logger,
+  ) {}
+
+  current(): LoadedLists<Index> | null {
+    return this.loaded;
+  }
+
+  status(): { ready: boolean; snapshotId: string | null; loading: boolean; lastError: string | null } {
+    return { ready: this.loaded !== null, snapshotId: this.loaded?.snapshot.id ?? null, loading: this.loading !== null, lastError: this.lastError };
+  }
+
+  onSwap(listener: (next: LoadedLists<Index>, previous: LoadedLists<Index> | null) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Loads the latest snapshot if it differs from the serving one; true when a swap happened. */
+  refresh(): Promise<boolean> {
+    this.loading ??= this.reload().finally(() => {
+      this.loading = null;
+    });
+    return this.loading;
+  }
+
+  private async reload(): Promise<boolean> {
+    const latestId = latestSnapshotId(this.db);
+    if (!latestId || latestId === this.loaded?.snapshot.id) return false;
+    const started = performance.now();
+    try {
+      const snapshot = getSnapshot(this.db, latestId);
+      if (!snapshot) return false;
+      const versions = snapshotVersions(this.db, snapshot);
+      const entities: WatchlistEntity[] = [];
+      for (const version of versions) {
+        let count = 0;
+        for (const entity of versionEntities(this.db, version.id)) {
+          entities.push(entity);
+          // Yield now and then so requests keep being served while a large version loads.
+          if (++count % 20_000 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+        }
+      }
+      const index = this.build(entities);
+      const previous = this.loaded;
+      const next: LoadedLists<Index> = {
+        snapshot,
+        versions,
+        index,
+        loadedAt: new Date().toISOString(),
+        loadMs: Math.round(performance.now() - started),
+      };
+      this.loaded = next;
+      this.lastError = null;
+      this.log.info({ snapshotId: snapshot.id, entities: entities.length, loadMs: next.loadMs }, "watchlist snapshot loaded");
+      for (const listener of this.listeners) listener(next, previous);
+      return true;
+    } catch (error) {
+      this.lastError = (error as Error).message;
+      this.log.error({ err: error, snapshotId: latestId }, "watchlist snapshot failed to load; the previous one keeps serving");
+      return false;
+    }
+  }
+}

@@ -1,0 +1,240 @@
+import { appendAudit } from "@/audit/append";
+import { SYSTEM_CHAIN } from "@/audit/chain";
+import type { CallMeta } from "@/context";
+import { newId } from "@/lib/ids";
+import { type Db, writeTx } from "@/storage/db";
+import type { SourceList, WatchlistEntity } from "../entity";
+import { latestSnapshot } from "./read";
+import { toVersion, type VersionRow } from "./rows";
+import type { ImportProgress, ImportReport, ListSnapshot, ListVersion, SourceImport, SourceImportResult } from "./types";
+
+const CHUNK = 5_000;
+
+/**
+ * Turns parsed sources into immutable list versions and one new snapshot.
+ * Entities go in chunks of short transactions (screenings keep writing meanwhile); the version rows
+ * and the snapshot that make them visible commit together at the end, so a crash mid-import leaves
+ * the serving snapshot untouched and only orphan entity rows, which the next import removes.
+ */
+export async function recordImport(
+  db: Db,
+  imports: readonly SourceImport[],
+  meta: CallMeta,
+  options: { at?: Date; onProgress?: ImportProgress } = {},
+): Promise<ImportReport> {
+  const started = performance.now();
+  const at = options.at ?? new Date();
+  removeOrphans(db);
+  const current = latestSnapshot(db);
+  const pending: Array<{ row: VersionRow; changes: Array<[string, string]> }> = [];
+  const results: SourceImportResult[] = [];
+  const seenSources = new Set<SourceList>();
+
+  for (const item of imports) {
+    if (seenSources.has(item.source)) {
+      throw new Error(`Two files were recognised as ${item.source} in one import; import them separately`);
+    }
+    seenSources.add(item.source);
+    const sha256 = combinedSha(item);
+    const previous = currentVersionRow(db, current, item.source);
+    if (previous && previous.sha256 === sha256 && previous.is_demo === (item.isDemo ? 1 : 0)) {
+      results.push({ source: item.source, status: "unchanged", version: toVersion(previous) });
+      continue;
+    }
+    const built = await writeEntities(db, item, previous, options.onProgress);
+    const row: VersionRow = {
+      id: built.versionId,
+      source: item.source,
+      format: item.format,
+      published_at: item.publishedAt,
+      imported_at: at.toISOString(),
+      imported_by: `${meta.actor.type}:${meta.actor.id}`,
+      sha256,
+      files: JSON.stringify(item.files),
+      entity_count: built.entityCount,
+      name_count: built.nameCount,
+      previous_version_id: previous?.id ?? null,
+      added: built.added,
+      removed: built.removed,
+      changed: built.changed,
+      unchanged: built.unchanged,
+      warnings: JSON.stringify(item.warnings.slice(0, 1000)),
+      is_demo: item.isDemo ? 1 : 0,
+    };
+    pending.push({ row, changes: built.changes });
+    results.push({ source: item.source, status: "imported", version: toVersion(row) });
+  }
+
+  if (pending.length === 0) return { snapshot: current, results, durationMs: performance.now() - started };
+
+  const snapshot = writeTx(db, () => commitVersions(db, current, pending, meta, at, imports.some((i) => i.isDemo)));
+  return { snapshot, results, durationMs: performance.now() - started };
+}
+
+function combinedSha(item: SourceImport): string {
+  const hasher = new Bun.CryptoHasher("sha256");
+  for (const file of [...item.files].sort((a, b) => a.name.localeCompare(b.name))) hasher.update(`${file.name}\0${file.sha256}\n`);
+  return hasher.digest("hex");
+}
+
+function currentVersionRow(db: Db, snapshot: ListSnapshot | null, source: SourceList): VersionRow | null {
+  const id = snapshot?.versions[source];
+  if (!id) return null;
+  return db.sqlite.query<VersionRow, [string]>("SELECT * FROM list_versions WHERE id = ?").get(id);
+}
+
+function removeOrphans(db: Db): void {
+  writeTx(db, () => {
+    db.sqlite.run("DELETE FROM list_entities WHERE version_id NOT IN (SELECT id FROM list_versions)");
+    db.sqlite.run("DELETE FROM list_changes WHERE version_id NOT IN (SELECT id FROM list_versions)");
+  });
+}
+
+interface WrittenEntities {
+  versionId: string;
+  entityCount: number;
+  nameCount: number;
+  added: number;
+  removed: number;
+  changed: number;
+  unchanged: number;
+  changes: Array<[string, string]>;
+}
+
+async function writeEntities(
+  db: Db,
+  item: SourceImport,
+  previous: VersionRow | null,
+  onProgress?: ImportProgress,
+): Promise<WrittenEntities> {
+  const versionId = newId();
+  const before = new Map<string, string>();
+  if (previous) {
+    const rows = db.sqlite
+      .query<{ external_id: string; content_hash: string }, [string]>(
+        "SELECT external_id, content_hash FROM list_entities WHERE version_id = ?",
+      )
+      .iterate(previous.id);
+    for (const row of rows) before.set(row.external_id, row.content_hash);
+  }
+  const insert = db.sqlite.prepare(
+    "INSERT INTO list_entities (version_id, ordinal, external_id, content_hash, data) VALUES (?, ?, ?, ?, ?)",
+  );
+  const seen = new Set<string>();
+  const changes: Array<[string, string]> = [];
+  let ordinal = 0;
+  let nameCount = 0;
+  let changed = 0;
+  let unchanged = 0;
+  let batch: Array<[string, number, string, string, string]> = [];
+  const flush = () => {
+    const rows = batch;
+    batch = [];
+    writeTx(db, () => {
+      for (const row of rows) insert.run(...row);
+    });
+    onProgress?.({ source: item.source, phase: "entities", done: ordinal });
+  };
+  for await (const entity of item.entities as AsyncIterable<WatchlistEntity>) {
+    const data = JSON.stringify(entity);
+    const hash = new Bun.CryptoHasher("sha256").update(data).digest("hex");
+    const id = entity.externalId;
+    const old = before.get(id);
+    if (!seen.has(id)) {
+      if (old === undefined) changes.push([id, "added"]);
+      else if (old !== hash) {
+        changes.push([id, "changed"]);
+        changed++;
+      } else unchanged++;
+      seen.add(id);
+    }
+    nameCount += entity.names.length;
+    batch.push([versionId, ordinal++, id, hash, data]);
+    if (batch.length >= CHUNK) {
+      flush();
+      // Let the event loop serve requests between chunks when this runs inside the server.
+      await Promise.resolve();
+    }
+  }
+  if (batch.length > 0) flush();
+  let removed = 0;
+  for (const id of before.keys()) {
+    if (!seen.has(id)) {
+      changes.push([id, "removed"]);
+      removed++;
+    }
+  }
+  onProgress?.({ source: item.source, phase: "diff", done: ordinal });
+  const added = changes.length - changed - removed;
+  return { versionId, entityCount: ordinal, nameCount, added, removed, changed, unchanged, changes };
+}
+
+function commitVersions(
+  db: Db,
+  current: ListSnapshot | null,
+  pending: ReadonlyArray<{ row: VersionRow; changes: Array<[string, string]> }>,
+  meta: CallMeta,
+  at: Date,
+  isDemo: boolean,
+): ListSnapshot {
+  const insertChange = db.sqlite.prepare("INSERT INTO list_changes (version_id, external_id, change) VALUES (?, ?, ?)");
+  const versions: ListVersion[] = [];
+  for (const { row, changes } of pending) {
+    db.sqlite.run(
+      `INSERT INTO list_versions (id, source, format, published_at, imported_at, imported_by, sha256, files, entity_count,
+         name_count, previous_version_id, added, removed, changed, unchanged, warnings, is_demo)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        row.id,
+        row.source,
+        row.format,
+        row.published_at,
+        row.imported_at,
+        row.imported_by,
+        row.sha256,
+        row.files,
+        row.entity_count,
+        row.name_count,
+        row.previous_version_id,
+        row.added,
+        row.removed,
+        row.changed,
+        row.unchanged,
+        row.warnings,
+        row.is_demo,
+      ],
+    );
+    for (const [externalId, change] of changes) insertChange.run(row.id, externalId, change);
+    versions.push(toVersion(row));
+  }
+  // A real import replaces the demo data entirely, so nobody screens against fictional entities by mistake.
+  const base = current && !(current.isDemo && !isDemo) ? { ...current.versions } : {};
+  for (const version of versions) base[version.source] = version.id;
+  const snapshot: ListSnapshot = { id: newId(), createdAt: at.toISOString(), versions: base, isDemo };
+  db.sqlite.run("INSERT INTO list_snapshots (id, created_at, versions, is_demo) VALUES (?, ?, ?, ?)", [
+    snapshot.id,
+    snapshot.createdAt,
+    JSON.stringify(snapshot.versions),
+    snapshot.isDemo ? 1 : 0,
+  ]);
+  appendAudit(db, {
+    chain: SYSTEM_CHAIN,
+    action: "list.import",
+    targetType: "list_snapshot",
+    targetId: snapshot.id,
+    at,
+    meta,
+    details: {
+      versions: versions.map((v) => ({
+        source: v.source,
+        versionId: v.id,
+        format: v.format,
+        publishedAt: v.publishedAt,
+        sha256: v.sha256,
+        entityCount: v.entityCount,
+        diff: v.diff,
+      })),
+    },
+  });
+  return snapshot;
+}
