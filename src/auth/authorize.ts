@@ -17,7 +17,7 @@ export function authorizeTenant(db: Db, principal: Principal, policy: Policy): T
       "SELECT id, status FROM tenants WHERE id = ? OR slug = ? LIMIT 1",
     )
     .get(isUuid(principal.tenantId) ? principal.tenantId : "", principal.tenantId);
-  if (!tenant || tenant.status !== "active") {
+  if (tenant?.status !== "active") {
     throw new ServiceError("NO_USABLE_TENANT", "The credential's tenant does not exist or is suspended.");
   }
   return { ...principal, tenantId: tenant.id };

@@ -51,6 +51,8 @@ export function tenantRoutes(deps: HttpDeps) {
       },
       {
         admin: true,
+        // "json" names the content type in OpenAPI; the app's size-limited JSON parser still does the parsing.
+        parse: "json",
         body: CreateTenantInput,
         detail: secured("Admin", {
           summary: "Onboard a tenant",
@@ -117,6 +119,7 @@ export function tenantRoutes(deps: HttpDeps) {
       {
         admin: true,
         params: TenantParams,
+        parse: "json",
         body: SetQuotaInput,
         detail: secured("Admin", {
           summary: "Set or clear the monthly screening quota",
