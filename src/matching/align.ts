@@ -1,0 +1,134 @@
+import { type Expansion, type MatchKind, vocabForm } from "./expand";
+import { type MatchIndex, tokenWeight } from "./index";
+import { TOKEN_ABJAD, TOKEN_NOISE } from "./normalise";
+import type { QueryPlan, QueryToken } from "./query";
+import { looseForm } from "./similarity";
+import { compareTokens } from "./token-match";
+
+/** One aligned pair: query tokens [qStart, qEnd) matched to candidate tokens [cStart, cEnd). */
+export interface AlignedPair {
+  readonly qStart: number;
+  readonly qEnd: number;
+  readonly cStart: number;
+  readonly cEnd: number;
+  readonly sim: number;
+  readonly kind: MatchKind;
+}
+
+/** The candidate name as the aligner sees it. */
+export interface CandidateName {
+  readonly ids: readonly number[];
+  readonly texts: readonly string[];
+  readonly flags: readonly number[];
+  readonly weights: readonly number[];
+}
+
+// Names longer than this are aligned on their first tokens only (bit sets of 31 bits).
+export const MAX_ALIGN_TOKENS = 31;
+const MERGE_MIN_SIM = 0.85;
+
+export function candidateName(index: MatchIndex, nameId: number): CandidateName {
+  const { names, vocab } = index;
+  const start = names.tokenStart[nameId]!;
+  const end = Math.min(names.tokenStart[nameId + 1]!, start + MAX_ALIGN_TOKENS);
+  const ids: number[] = [];
+  const texts: string[] = [];
+  const flags: number[] = [];
+  const weights: number[] = [];
+  for (let p = start; p < end; p++) {
+    const id = names.tokens[p]!;
+    const text = vocab.strings[id]!;
+    ids.push(id);
+    texts.push(text);
+    flags.push(names.tokenFlags[p]!);
+    weights.push(tokenWeight(vocab.idf[id]!, names.tokenFlags[p]!, text.length));
+  }
+  return { ids, texts, flags, weights };
+}
+
+/** Similarity of a query token and a vocabulary token: expansion if known, else computed and cached. */
+function pairSim(index: MatchIndex, q: QueryToken, v: number): Expansion | null {
+  const known = q.sims.get(v);
+  if (known !== undefined) return known;
+  const c = compareTokens(q.form, vocabForm(index, v));
+  const result = c.sim > 0 ? { token: v, sim: c.sim, kind: c.kind } : null;
+  q.sims.set(v, result);
+  return result;
+}
+
+/** A candidate pair written as one token; the folded spelling is computed only if needed. */
+interface Merged {
+  readonly text: string;
+  readonly abjad: boolean;
+  loose: string | null;
+}
+
+function mergedSim(q: QueryToken, merged: Merged): number {
+  // Cheap gates first: most query tokens cannot be a spelling of the merged pair.
+  if (q.text.length < 4 || Math.abs(q.text.length - merged.text.length) > 2) return 0;
+  if (!merged.abjad && !q.form.abjad && q.text[0] !== merged.text[0]) return 0;
+  merged.loose ??= looseForm(merged.text);
+  return compareTokens(q.form, { text: merged.text, loose: merged.loose, abjad: merged.abjad }).sim;
+}
+
+/**
+ * Order-free alignment: every plausible pairing (single tokens, a joined query pair against one
+ * candidate token, one query token against a joined candidate pair) is ranked by similarity and
+ * taken greedily without reusing a token. Names are short, so greedy is near-optimal and cheap.
+ */
+export function align(index: MatchIndex, plan: QueryPlan, cand: CandidateName): AlignedPair[] {
+  const options: AlignedPair[] = [];
+  const nq = Math.min(plan.tokens.length, MAX_ALIGN_TOKENS);
+  const nc = cand.ids.length;
+  const bestSingle = new Array<number>(nq).fill(0);
+  for (let i = 0; i < nq; i++) {
+    const q = plan.tokens[i]!;
+    for (let j = 0; j < nc; j++) {
+      const e = pairSim(index, q, cand.ids[j]!);
+      if (!e) continue;
+      options.push({ qStart: i, qEnd: i + 1, cStart: j, cEnd: j + 1, sim: e.sim, kind: e.kind });
+      if (e.sim > bestSingle[i]!) bestSingle[i] = e.sim;
+    }
+  }
+  for (const joined of plan.joined) {
+    if (joined.start + 1 >= nq) continue;
+    for (let j = 0; j < nc; j++) {
+      const e = pairSim(index, joined.token, cand.ids[j]!);
+      if (e && e.kind !== "initial") {
+        options.push({ qStart: joined.start, qEnd: joined.start + 2, cStart: j, cEnd: j + 1, sim: e.sim, kind: e.kind });
+      }
+    }
+  }
+  for (let j = 0; j + 1 < nc; j++) {
+    if ((cand.flags[j]! | cand.flags[j + 1]!) & TOKEN_NOISE) continue;
+    const merged: Merged = {
+      text: cand.texts[j]! + cand.texts[j + 1]!,
+      abjad: (cand.flags[j]! & cand.flags[j + 1]! & TOKEN_ABJAD) !== 0,
+      loose: null,
+    };
+    for (let i = 0; i < nq; i++) {
+      if (bestSingle[i]! >= 0.95) continue;
+      const sim = mergedSim(plan.tokens[i]!, merged);
+      if (sim >= MERGE_MIN_SIM) options.push({ qStart: i, qEnd: i + 1, cStart: j, cEnd: j + 2, sim, kind: sim === 1 ? "exact" : "fuzzy" });
+    }
+  }
+  options.sort(
+    (a, b) =>
+      b.sim - a.sim ||
+      b.qEnd - b.qStart + b.cEnd - b.cStart - (a.qEnd - a.qStart + a.cEnd - a.cStart) ||
+      a.qStart - b.qStart ||
+      a.cStart - b.cStart,
+  );
+  let usedQ = 0;
+  let usedC = 0;
+  const chosen: AlignedPair[] = [];
+  for (const o of options) {
+    const qMask = ((1 << (o.qEnd - o.qStart)) - 1) << o.qStart;
+    const cMask = ((1 << (o.cEnd - o.cStart)) - 1) << o.cStart;
+    if (usedQ & qMask || usedC & cMask) continue;
+    usedQ |= qMask;
+    usedC |= cMask;
+    chosen.push(o);
+  }
+  return chosen;
+}

@@ -1,0 +1,138 @@
+import { foldKoreanSyllable } from "./data/korean";
+import { LEGAL_FORM_PHRASES } from "./data/legal-forms.gen";
+import { HONORIFICS, PARTICLES } from "./data/noise-words";
+import { type FoldedPiece, foldPiece, splitPieces } from "./text";
+
+/** Per-token flags (bit set). */
+export const TOKEN_NOISE = 1; // honorific, title or legal form: kept, weighted low
+export const TOKEN_PARTICLE = 2; // al, bin, van...: weighted low and also indexed joined to the next token
+export const TOKEN_ABJAD = 4; // transliterated from a script without written short vowels
+export const TOKEN_JOIN_NEXT = 8; // written attached to the next token (hyphen, CJK/Hangul syllable)
+
+export interface NormalisedName {
+  readonly tokens: readonly string[];
+  readonly flags: readonly number[];
+}
+
+/** A cache of folded pieces, owned by one caller (index build or one query); never shared globally. */
+export type FoldCache = Map<string, FoldedPiece>;
+
+const LEGAL_BY_FIRST: ReadonlyMap<string, readonly (readonly string[])[]> = (() => {
+  const map = new Map<string, string[][]>();
+  for (const phrase of LEGAL_FORM_PHRASES) {
+    const tokens = phrase.split(" ");
+    const first = tokens[0]!;
+    const list = map.get(first) ?? [];
+    list.push(tokens);
+    map.set(first, list);
+  }
+  for (const list of map.values()) list.sort((a, b) => b.length - a.length);
+  return map;
+})();
+
+export function normaliseName(raw: string, cache?: FoldCache): NormalisedName {
+  const tokens: string[] = [];
+  const flags: number[] = [];
+  for (const piece of splitPieces(raw)) {
+    let folded = cache?.get(piece);
+    if (!folded) {
+      folded = foldPiece(piece);
+      cache?.set(piece, folded);
+    }
+    const n = folded.tokens.length;
+    for (let i = 0; i < n; i++) {
+      let text = folded.tokens[i]!;
+      let flag = i < n - 1 ? TOKEN_JOIN_NEXT : 0;
+      if (folded.script === "abjad") flag |= TOKEN_ABJAD;
+      if (folded.script === "hangul") text = foldKoreanSyllable(text, i === 0);
+      // The Arabic article written apart (ال) transliterates to a bare "l".
+      if (folded.script === "abjad" && text === "l") text = "al";
+      tokens.push(text);
+      flags.push(flag);
+    }
+  }
+  markNoise(tokens, flags);
+  return { tokens, flags };
+}
+
+function markNoise(tokens: string[], flags: number[]): void {
+  let noise = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    // Consonant transliterations ("mr" for عمر) are not Latin titles or legal forms.
+    const latin = !(flags[i]! & TOKEN_ABJAD);
+    const phraseLength = latin ? legalPhraseAt(tokens, i) : 0;
+    if (phraseLength > 0) {
+      for (let k = i; k < i + phraseLength; k++) flags[k] = flags[k]! | TOKEN_NOISE;
+      noise += phraseLength;
+      i += phraseLength - 1;
+    } else if (latin && HONORIFICS.has(token)) {
+      flags[i] = flags[i]! | TOKEN_NOISE;
+      noise++;
+    } else if (PARTICLES.has(token) && i < tokens.length - 1) {
+      flags[i] = flags[i]! | TOKEN_PARTICLE;
+    }
+  }
+  // A name made only of noise words ("Sheikh", "Limited") is still a name: keep full weight.
+  if (noise === tokens.length) for (let i = 0; i < flags.length; i++) flags[i] = flags[i]! & ~TOKEN_NOISE;
+}
+
+function legalPhraseAt(tokens: readonly string[], start: number): number {
+  const candidates = LEGAL_BY_FIRST.get(tokens[start]!);
+  if (!candidates) return 0;
+  for (const phrase of candidates) {
+    if (start + phrase.length > tokens.length) continue;
+    let ok = true;
+    for (let k = 1; k < phrase.length && ok; k++) ok = tokens[start + k] === phrase[k];
+    if (ok) return phrase.length;
+  }
+  return 0;
+}
+
+/**
+ * Spellings that join two adjacent tokens: after a particle ("al qaida" → "alqaida") and across a
+ * hyphen or syllable boundary ("jong-un" → "jongun"). Used so either spelling retrieves the other.
+ */
+export function joinedForms(name: NormalisedName): { text: string; start: number }[] {
+  const out: { text: string; start: number }[] = [];
+  const { tokens, flags } = name;
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const f = flags[i]!;
+    if (f & TOKEN_NOISE || flags[i + 1]! & TOKEN_NOISE) continue;
+    if (f & (TOKEN_PARTICLE | TOKEN_JOIN_NEXT)) out.push({ text: tokens[i]! + tokens[i + 1]!, start: i });
+  }
+  return out;
+}
+
+/**
+ * The key of `exactMatch` mode: honorifics and legal forms dropped, particles merged into the next
+ * token, tokens sorted (name order is free). "Al-Qaida" = "Al Qaida" = "Alqaida" = "Qaida, Al".
+ */
+export function exactKey(name: NormalisedName): string {
+  const parts: string[] = [];
+  let carry = "";
+  for (let i = 0; i < name.tokens.length; i++) {
+    const f = name.flags[i]!;
+    if (f & TOKEN_NOISE) continue;
+    if (f & TOKEN_PARTICLE) {
+      carry += name.tokens[i];
+      continue;
+    }
+    parts.push(carry + name.tokens[i]);
+    carry = "";
+  }
+  if (carry) parts.push(carry);
+  return parts.sort().join(" ");
+}
+
+const PATRONYMIC_RE = /(ovich|evich|ovych|evych|ovna|evna|ivna|ichna|ogly|oglu|ugli|kyzy|qizi)$/;
+
+/** Russian, Ukrainian and Turkic patronymics (Ivanovich, Petrovna, Aliyev ogly). */
+export function isPatronymic(token: string): boolean {
+  return token.length >= 7 && PATRONYMIC_RE.test(token);
+}
+
+/** A patronymic without its suffix: "igorevich" → "igor", so the shared suffix proves nothing. */
+export function patronymicStem(token: string): string {
+  return token.replace(PATRONYMIC_RE, "");
+}

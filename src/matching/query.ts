@@ -1,0 +1,83 @@
+import { type Expansion, type ExpandOptions, expandToken, queryForm, queryTokenWeight } from "./expand";
+import { type MatchIndex, tokenWeight } from "./index";
+import { exactKey, type NormalisedName, normaliseName, TOKEN_ABJAD, TOKEN_NOISE, TOKEN_PARTICLE } from "./normalise";
+import type { TokenForm } from "./token-match";
+
+/** A query token with its vocabulary expansions and a cache of similarities computed while scoring. */
+export interface QueryToken {
+  readonly text: string;
+  readonly form: TokenForm;
+  readonly flags: number;
+  readonly weight: number;
+  readonly expansions: readonly Expansion[];
+  /** Vocabulary token → similarity (expansions, then direct comparisons made during scoring). */
+  readonly sims: Map<number, Expansion | null>;
+}
+
+/** Two adjacent query tokens written as one ("al qaida" → "alqaida"); covers tokens start, start+1. */
+export interface JoinedQueryToken {
+  readonly start: number;
+  readonly token: QueryToken;
+}
+
+export interface QueryPlan {
+  readonly raw: string;
+  readonly name: NormalisedName;
+  readonly tokens: readonly QueryToken[];
+  readonly joined: readonly JoinedQueryToken[];
+  readonly totalWeight: number;
+  readonly exactKey: string;
+  /** Per-token weights and texts, and the number of substantive tokens (not noise, particle, initial). */
+  readonly weights: readonly number[];
+  readonly texts: readonly string[];
+  readonly substantive: number;
+}
+
+const CACHE_LIMIT = 20000;
+
+function cachedExpansions(index: MatchIndex, text: string, abjad: boolean, options: ExpandOptions): readonly Expansion[] {
+  const cache = index.scratch.expansionCache;
+  const key = `${text}|${abjad ? 1 : 0}|${options.trigramFloor}|${options.phonetic ? 1 : 0}|${options.nicknames ? 1 : 0}|${options.exactOnly ? 1 : 0}`;
+  let hit = cache.get(key);
+  if (!hit) {
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    hit = expandToken(index, text, abjad, options);
+    cache.set(key, hit);
+  }
+  return hit;
+}
+
+function makeToken(index: MatchIndex, text: string, flags: number, options: ExpandOptions): QueryToken {
+  const expansions = cachedExpansions(index, text, (flags & TOKEN_ABJAD) !== 0, options);
+  const sims = new Map<number, Expansion | null>();
+  for (const e of expansions) sims.set(e.token, e);
+  const weight = tokenWeight(queryTokenWeight(index, expansions), flags, text.length);
+  return { text, form: queryForm(text, (flags & TOKEN_ABJAD) !== 0), flags, weight, expansions, sims };
+}
+
+export function planQuery(index: MatchIndex, raw: string, options: ExpandOptions): QueryPlan {
+  const name = normaliseName(raw);
+  const tokens = name.tokens.map((text, i) => makeToken(index, text, name.flags[i]!, options));
+  // Every adjacent pair is also tried written as one: "Nasr Allah" = "Nasrallah", "Abd al Rahman"
+  // = "Abdalrahman", "عبد الله" = "Abdullah". The list side indexes joined particles the same way.
+  const joined: JoinedQueryToken[] = [];
+  for (let start = 0; start + 1 < name.tokens.length; start++) {
+    if ((name.flags[start]! | name.flags[start + 1]!) & TOKEN_NOISE) continue;
+    const text = name.tokens[start]! + name.tokens[start + 1]!;
+    const abjad = name.flags[start]! & name.flags[start + 1]! & TOKEN_ABJAD;
+    joined.push({ start, token: makeToken(index, text, abjad, options) });
+  }
+  let totalWeight = 0;
+  for (const t of tokens) totalWeight += t.weight;
+  return {
+    raw,
+    name,
+    tokens,
+    joined,
+    totalWeight,
+    exactKey: exactKey(name),
+    weights: tokens.map((t) => t.weight),
+    texts: tokens.map((t) => t.text),
+    substantive: tokens.filter((t) => t.text.length > 1 && !(t.flags & (TOKEN_NOISE | TOKEN_PARTICLE))).length,
+  };
+}

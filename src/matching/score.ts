@@ -1,0 +1,162 @@
+import { type AlignedPair, align, type CandidateName, candidateName } from "./align";
+import type { MatchKind } from "./expand";
+import type { MatchIndex } from "./index";
+import { exactKey, isPatronymic, TOKEN_NOISE, TOKEN_PARTICLE } from "./normalise";
+import type { QueryPlan } from "./query";
+import { CONFLICT_PENALTY, INITIAL_WEIGHT, MAX_BONUS, OMISSION_PENALTY, PATRONYMIC_WEIGHT, SINGLE_TOKEN_FACTOR } from "./weights";
+
+/**
+ * Name score. Aligned pairs give evidence M = Σ sim·w (w = mean rarity weight of both sides);
+ * unmatched tokens cost OMISSION_PENALTY × their weight, and when both sides have unmatched tokens
+ * the smaller side costs CONFLICT_PENALTY more:
+ *   score = M / (Σ w_pairs + λo·(Uq + Uc) + λc·min(Uq, Uc))
+ * So a dropped middle name costs little, a different given name costs a lot, and sharing only a
+ * common token ("Mohammed") scores low because its weight is small next to what is left unmatched.
+ */
+export interface ScoredAlignment {
+  readonly query: string;
+  readonly candidate: string;
+  readonly similarity: number;
+  readonly kind: MatchKind;
+  readonly weight: number;
+}
+
+export interface WeightedToken {
+  readonly token: string;
+  readonly weight: number;
+}
+
+export interface NameScore {
+  readonly score: number;
+  readonly alignments: readonly ScoredAlignment[];
+  readonly unmatchedQuery: readonly WeightedToken[];
+  readonly unmatchedCandidate: readonly WeightedToken[];
+  readonly matchedWeight: number;
+  readonly omissionPenalty: number;
+  readonly conflictPenalty: number;
+  /** SINGLE_TOKEN_FACTOR when a multi-token query matched through one token only, else 1. */
+  readonly singleTokenFactor: number;
+}
+
+function unmatchedWeight(text: string, weight: number): number {
+  return isPatronymic(text) ? weight * PATRONYMIC_WEIGHT : weight;
+}
+
+export function combineParts(matched: number, pairWeight: number, uq: number, uc: number): number {
+  const denominator = pairWeight + OMISSION_PENALTY * (uq + uc) + CONFLICT_PENALTY * Math.min(uq, uc);
+  return denominator > 0 ? matched / denominator : 0;
+}
+
+/** Retrieval's estimate from coverage shares alone (q of the query weight, c of the candidate's). */
+export function combineCoverage(q: number, queryWeight: number, c: number, candidateWeight: number): number {
+  const matched = (q * queryWeight + c * candidateWeight) / 2;
+  return combineParts(matched, matched, (1 - q) * queryWeight, (1 - c) * candidateWeight);
+}
+
+/**
+ * The least share of query weight a name must match to possibly reach `threshold`: all bonuses
+ * granted, every matched pair exact, nothing unmatched on the name's side, so only the query's
+ * unmatched tokens cost (as omissions): M / (M + λo·(W − M)) ≥ t.
+ */
+export function minQueryShare(threshold: number): number {
+  const t = Math.min(0.99, Math.max(0.05, threshold - MAX_BONUS));
+  return (t * OMISSION_PENALTY) / (1 - t + t * OMISSION_PENALTY);
+}
+
+function exactScore(plan: QueryPlan, cand: CandidateName): NameScore {
+  const same = exactKey({ tokens: cand.texts, flags: cand.flags }) === plan.exactKey;
+  return {
+    score: same ? 1 : 0,
+    alignments: same ? cand.texts.map((t, j) => ({ query: t, candidate: t, similarity: 1, kind: "exact", weight: cand.weights[j]! })) : [],
+    unmatchedQuery: [],
+    unmatchedCandidate: [],
+    matchedWeight: same ? cand.weights.reduce((a, b) => a + b, 0) : 0,
+    omissionPenalty: 0,
+    conflictPenalty: 0,
+    singleTokenFactor: 1,
+  };
+}
+
+export function isSubstantive(text: string, flags: number): boolean {
+  return text.length > 1 && !(flags & (TOKEN_NOISE | TOKEN_PARTICLE));
+}
+
+function spanText(texts: readonly string[], start: number, end: number): string {
+  return texts.slice(start, end).join(" ");
+}
+
+export function scoreName(index: MatchIndex, plan: QueryPlan, nameId: number, exactMode: boolean): NameScore {
+  const cand = candidateName(index, nameId);
+  if (exactMode) return exactScore(plan, cand);
+  const pairs: AlignedPair[] = align(index, plan, cand);
+  const { weights: qWeights, texts: qTexts } = plan;
+  const qUsed = new Array<boolean>(qTexts.length).fill(false);
+  const cUsed = new Array<boolean>(cand.texts.length).fill(false);
+  let matched = 0;
+  let pairWeight = 0;
+  let uq = 0;
+  let uc = 0;
+  let substantive = false;
+  let matchedSubstantive = 0;
+  const alignments: ScoredAlignment[] = [];
+  for (const p of pairs) {
+    let wq = 0;
+    let wc = 0;
+    let covers = 0;
+    let coversCandidate = false;
+    for (let j = p.cStart; j < p.cEnd; j++) if (isSubstantive(cand.texts[j]!, cand.flags[j]!)) coversCandidate = true;
+    for (let i = p.qStart; i < p.qEnd; i++) {
+      wq += qWeights[i]!;
+      qUsed[i] = true;
+      if (!(plan.tokens[i]!.flags & TOKEN_NOISE)) substantive = true;
+      if (isSubstantive(qTexts[i]!, plan.tokens[i]!.flags)) covers++;
+    }
+    // A joined pair that is a real spacing variant ("bd llh" = Abdullah) accounts for both of
+    // its query tokens; a loose one ("ji un" ~ "yun") only for one.
+    if (coversCandidate && p.kind !== "initial") matchedSubstantive += p.sim >= 0.9 ? covers : Math.min(covers, 1);
+    for (let j = p.cStart; j < p.cEnd; j++) {
+      wc += cand.weights[j]!;
+      cUsed[j] = true;
+    }
+    let w = (wq + wc) / 2;
+    if (p.kind === "initial") {
+      // An initial stands for the full name only up to INITIAL_WEIGHT; the rest is unexplained.
+      w = Math.min(INITIAL_WEIGHT, wq, wc);
+      uq += wq - w;
+      uc += wc - w;
+    }
+    matched += p.sim * w;
+    pairWeight += w;
+    const query = spanText(qTexts, p.qStart, p.qEnd);
+    alignments.push({ query, candidate: spanText(cand.texts, p.cStart, p.cEnd), similarity: p.sim, kind: p.kind, weight: w });
+  }
+  const unmatchedQuery: WeightedToken[] = [];
+  const unmatchedCandidate: WeightedToken[] = [];
+  // Unmatched titles and legal forms cost nothing: "Acme LLC" is "Acme Ltd".
+  qTexts.forEach((token, i) => {
+    if (qUsed[i]) return;
+    const weight = plan.tokens[i]!.flags & TOKEN_NOISE ? 0 : unmatchedWeight(token, qWeights[i]!);
+    uq += weight;
+    unmatchedQuery.push({ token, weight });
+  });
+  cand.texts.forEach((token, j) => {
+    if (cUsed[j]) return;
+    const weight = cand.flags[j]! & TOKEN_NOISE ? 0 : unmatchedWeight(token, cand.weights[j]!);
+    uc += weight;
+    unmatchedCandidate.push({ token, weight });
+  });
+  // Two substantive query tokens matched through one: "Noura Lee" against the alias "Noura".
+  const querySubstantive = plan.substantive;
+  const singleTokenFactor = querySubstantive >= 2 && matchedSubstantive < 2 ? SINGLE_TOKEN_FACTOR : 1;
+  const score = substantive ? combineParts(matched, pairWeight, uq, uc) * singleTokenFactor : 0;
+  return {
+    score,
+    singleTokenFactor,
+    alignments,
+    unmatchedQuery,
+    unmatchedCandidate,
+    matchedWeight: matched,
+    omissionPenalty: OMISSION_PENALTY * (uq + uc),
+    conflictPenalty: CONFLICT_PENALTY * Math.min(uq, uc),
+  };
+}

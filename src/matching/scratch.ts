@@ -1,0 +1,76 @@
+import type { Expansion } from "./expand";
+import { GrowableU32 } from "./growable";
+
+/**
+ * Work buffers for retrieval, sized to the index and reused across searches so a query allocates
+ * nothing proportional to the list size. Per name, one packed record of RECORD words:
+ *   [stamp, best, accQuery, accCandidate, matched, estimate]
+ * packed so that one posting costs one cache line, not one miss per array (at a million names the
+ * misses, not the arithmetic, are the cost). Stamps replace clearing: a record belongs to the
+ * current search only when its stamp is at least the search's first stamp. Screening is
+ * synchronous, so one set per index is enough; the index data itself stays immutable.
+ */
+export const RECORD = 8;
+export const R_STAMP = 0;
+export const R_BEST = 1;
+export const R_ACC_QUERY = 2;
+export const R_ACC_CANDIDATE = 3;
+export const R_MATCHED = 4;
+export const R_ESTIMATE = 5;
+
+export interface SearchBuffers {
+  /** Integer view of the name records (stamp, matched). */
+  readonly ints: Uint32Array;
+  /** Float view of the same memory (best, accumulators, estimate). */
+  readonly floats: Float32Array;
+  readonly gramCounts: Uint16Array;
+  /** Per vocabulary token: similarity to the slot being applied (0 outside it). */
+  readonly tokenSims: Float32Array;
+  readonly touched: GrowableU32;
+  readonly kept: GrowableU32;
+  readonly gramTouched: GrowableU32;
+}
+
+export interface SearchScratch {
+  buffers: SearchBuffers | null;
+  /** Expansions of recently seen query tokens; a pure function of (index, token, options). */
+  readonly expansionCache: Map<string, readonly Expansion[]>;
+  stamp: number;
+  readonly nameCount: number;
+  readonly vocabSize: number;
+}
+
+export function createScratch(nameCount: number, vocabSize: number): SearchScratch {
+  return { buffers: null, expansionCache: new Map(), stamp: 0, nameCount, vocabSize };
+}
+
+/** Allocates on first use so that indexes built only for inspection cost no search memory. */
+export function buffersOf(scratch: SearchScratch): SearchBuffers {
+  if (!scratch.buffers) {
+    const memory = new ArrayBuffer(scratch.nameCount * RECORD * 4);
+    scratch.buffers = {
+      ints: new Uint32Array(memory),
+      floats: new Float32Array(memory),
+      gramCounts: new Uint16Array(scratch.vocabSize),
+      tokenSims: new Float32Array(scratch.vocabSize),
+      touched: new GrowableU32(1024),
+      kept: new GrowableU32(1024),
+      gramTouched: new GrowableU32(1024),
+    };
+  }
+  return scratch.buffers;
+}
+
+/**
+ * Reserves `count` consecutive stamps for one search and returns the first. Near wrap-around all
+ * stamps are cleared, so an old record can never pass for a current one.
+ */
+export function reserveStamps(scratch: SearchScratch, buffers: SearchBuffers, count: number): number {
+  if (scratch.stamp + count + 1 >= 0xfffffff0) {
+    for (let i = R_STAMP; i < buffers.ints.length; i += RECORD) buffers.ints[i] = 0;
+    scratch.stamp = 0;
+  }
+  const first = scratch.stamp + 1;
+  scratch.stamp += count;
+  return first;
+}

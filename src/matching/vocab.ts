@@ -1,0 +1,112 @@
+import { buildCsr, type Csr, GrowableU32 } from "./growable";
+import { phoneticKeys } from "./phonetic";
+import { looseForm, skeleton } from "./similarity";
+
+/**
+ * The vocabulary of distinct name tokens and its lookup structures. Fuzzy matching runs against
+ * the vocabulary (~10^5 tokens even at a million names), never against names directly.
+ */
+export interface Vocabulary {
+  readonly size: number;
+  readonly strings: readonly string[];
+  readonly ids: ReadonlyMap<string, number>;
+  /** Rarity weight per token: inverse document frequency over entities. */
+  readonly idf: Float32Array;
+  /** 1 when the token came from a script without written vowels (Arabic, Hebrew, Thai). */
+  readonly abjad: Uint8Array;
+  /** Trigram code → tokens containing it. */
+  readonly grams: Csr;
+  /** Distinct trigram count per token. */
+  readonly gramCount: Uint8Array;
+  readonly phonetic: ReadonlyMap<string, readonly number[]>;
+  readonly skeletons: ReadonlyMap<string, readonly number[]>;
+  /** Transliteration-folded spelling per token, and tokens by folded spelling. */
+  readonly loose: readonly string[];
+  readonly looseIds: ReadonlyMap<string, readonly number[]>;
+  /** Token → names containing it (including joined spellings used only for retrieval). */
+  readonly postings: Csr;
+  readonly maxIdf: number;
+}
+
+const GRAM_BASE = 37;
+export const GRAM_SPACE = GRAM_BASE * GRAM_BASE * GRAM_BASE;
+
+function charCode(c: number): number {
+  if (c >= 97 && c <= 122) return c - 96;
+  if (c >= 48 && c <= 57) return c - 21;
+  return 0;
+}
+
+/** Distinct padded trigram codes of a token (" al", "ali", "li "). */
+export function trigramCodes(token: string): number[] {
+  const codes: number[] = [];
+  const n = token.length;
+  for (let i = -1; i < n - 1; i++) {
+    const a = i < 0 ? 0 : charCode(token.charCodeAt(i));
+    const b = charCode(token.charCodeAt(i + 1));
+    const c = i + 2 < n ? charCode(token.charCodeAt(i + 2)) : 0;
+    const code = (a * GRAM_BASE + b) * GRAM_BASE + c;
+    if (!codes.includes(code)) codes.push(code);
+  }
+  return codes;
+}
+
+export interface VocabularyInput {
+  strings: string[];
+  ids: Map<string, number>;
+  abjad: number[];
+  /** Number of entities each token occurs in. */
+  entityFrequency: number[];
+  entityCount: number;
+  postingToken: GrowableU32;
+  postingName: GrowableU32;
+}
+
+function addToKeyMap(map: Map<string, number[]>, key: string, id: number): void {
+  const list = map.get(key);
+  if (list) list.push(id);
+  else map.set(key, [id]);
+}
+
+export function buildVocabulary(input: VocabularyInput): Vocabulary {
+  const size = input.strings.length;
+  const idf = new Float32Array(size);
+  const n = Math.max(1, input.entityCount);
+  for (let t = 0; t < size; t++) idf[t] = Math.log((n + 1) / (input.entityFrequency[t]! + 1)) + 1;
+  const gramCount = new Uint8Array(size);
+  const gramRow = new GrowableU32(size * 8);
+  const gramToken = new GrowableU32(size * 8);
+  const phonetic = new Map<string, number[]>();
+  const skeletons = new Map<string, number[]>();
+  const loose: string[] = new Array(size);
+  const looseIds = new Map<string, number[]>();
+  for (let t = 0; t < size; t++) {
+    const token = input.strings[t]!;
+    const codes = trigramCodes(token);
+    gramCount[t] = Math.min(255, codes.length);
+    for (const code of codes) {
+      gramRow.push(code);
+      gramToken.push(t);
+    }
+    for (const key of phoneticKeys(token)) addToKeyMap(phonetic, key, t);
+    const skel = skeleton(token);
+    if (skel.length > 0) addToKeyMap(skeletons, skel, t);
+    loose[t] = looseForm(token);
+    addToKeyMap(looseIds, loose[t]!, t);
+  }
+  return {
+    size,
+    strings: input.strings,
+    ids: input.ids,
+    idf,
+    abjad: Uint8Array.from(input.abjad),
+    grams: buildCsr(GRAM_SPACE, gramRow, gramToken),
+    gramCount,
+    phonetic,
+    skeletons,
+    loose,
+    looseIds,
+    postings: buildCsr(size, input.postingToken, input.postingName),
+    maxIdf: Math.log(n + 1) + 1,
+  };
+}
