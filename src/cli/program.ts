@@ -8,7 +8,9 @@ import { registerKey } from "./commands/key";
 import { registerLists } from "./commands/lists";
 import { registerLogin } from "./commands/login";
 import { registerMigrate } from "./commands/migrate";
+import { registerProfile } from "./commands/profile";
 import { registerQuota } from "./commands/quota";
+import { registerScreen } from "./commands/screen";
 import { registerServe } from "./commands/serve";
 import { registerTenant } from "./commands/tenant";
 import { registerWebhook } from "./commands/webhook";
@@ -31,6 +33,8 @@ export function buildProgram(): Command {
   registerTenant(program);
   registerKey(program);
   registerQuota(program);
+  registerProfile(program);
+  registerScreen(program);
   registerAudit(program);
   registerBackup(program);
   registerWebhook(program);

@@ -1,0 +1,85 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import type { Command } from "commander";
+import { ServiceError } from "@/errors";
+import { overridesFromPairs } from "@/profiles/pairs";
+import { loadCurrentLists, localOptions, screenLocally } from "@/screening/local";
+import { formatFromName, parseSubjectFile, type SubjectFileFormat, type SubjectFileRow } from "@/screening/subject-file";
+import { DEMO_NOTICE } from "@/watchlists/version-view";
+import { withContext } from "../context";
+
+interface ScreenOptions {
+  name?: string;
+  dob?: string;
+  nationality?: string;
+  alias?: string[];
+  format?: SubjectFileFormat;
+  out?: string;
+  tenant?: string;
+  threshold?: string;
+  lists?: string;
+  exactMatch?: boolean;
+  set?: string[];
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export function registerScreen(program: Command): void {
+  program
+    .command("screen [file]")
+    .description(
+      "Screen subjects from a JSONL or CSV file (or one --name) against the data folder's current lists, without the server. Prints one JSON result per line; stores and charges nothing. Exit code 1 when a row was invalid.",
+    )
+    .option("--name <fullName>", "screen one subject instead of a file")
+    .option("--dob <date>", "date of birth for --name: YYYY, YYYY-MM or YYYY-MM-DD")
+    .option("--nationality <country>", "nationality for --name: ISO alpha-2 or English name")
+    .option("--alias <name>", "alias for --name (repeatable)", collect)
+    .option("--format <format>", "jsonl or csv (default: from the file extension; - reads stdin as JSONL)")
+    .option("--out <file>", "write results here instead of stdout")
+    .option("--tenant <tenant>", "use this tenant's risk profile and enabled lists (default: the documented defaults)")
+    .option("--threshold <score>", "minimum match score, 0.5–1")
+    .option("--lists <lists>", "comma-separated lists, e.g. OFAC,UN")
+    .option("--exact-match", "only exact (normalised) name matches")
+    .option("--set <key=value>", "any other option, e.g. phonetic=false (repeatable)", collect)
+    .action((file: string | undefined, options: ScreenOptions, command: Command) =>
+      withContext(command, async (ctx) => {
+        const rows = readRows(file, options);
+        const pairs = [...(options.set ?? [])];
+        if (options.threshold !== undefined) pairs.push(`threshold=${options.threshold}`);
+        if (options.lists !== undefined) pairs.push(`lists=${options.lists}`);
+        if (options.exactMatch) pairs.push("exactMatch=true");
+        const resolved = localOptions(ctx.db, options.tenant ?? null, overridesFromPairs(pairs));
+        const lists = await loadCurrentLists(ctx.db, ctx.log);
+        if (lists.snapshot.isDemo) process.stderr.write(`${DEMO_NOTICE}\n`);
+        const lines: string[] = [];
+        let failed = 0;
+        const now = ctx.clock.now();
+        for (const row of rows) {
+          const result = screenLocally(lists, row, resolved, now);
+          if ("error" in result) failed++;
+          if (options.out) lines.push(JSON.stringify(result));
+          else process.stdout.write(`${JSON.stringify(result)}\n`);
+        }
+        if (options.out) writeFileSync(options.out, lines.length > 0 ? `${lines.join("\n")}\n` : "");
+        process.stderr.write(`screened ${rows.length - failed} of ${rows.length} subject(s) against snapshot ${lists.snapshot.id}; nothing was stored or charged\n`);
+        if (failed > 0) process.exitCode = 1;
+      }),
+    );
+}
+
+function readRows(file: string | undefined, options: ScreenOptions): SubjectFileRow[] {
+  if (options.name !== undefined) {
+    if (file !== undefined) throw new ServiceError("INVALID_INPUT", "Give a file or --name, not both.");
+    const input: Record<string, unknown> = { fullName: options.name };
+    if (options.dob !== undefined) input.dateOfBirth = options.dob;
+    if (options.nationality !== undefined) input.nationality = options.nationality;
+    if (options.alias !== undefined) input.aliases = options.alias;
+    return [{ line: 1, input }];
+  }
+  if (file === undefined) throw new ServiceError("INVALID_INPUT", "Give a JSONL or CSV file of subjects, or --name.");
+  const format = options.format ?? (file === "-" ? "jsonl" : formatFromName(file));
+  if (format !== "jsonl" && format !== "csv") throw new ServiceError("INVALID_INPUT", `--format must be jsonl or csv, not ${String(format)}`);
+  const text = readFileSync(file === "-" ? 0 : file, "utf8");
+  const parsed = parseSubjectFile(text, format);
+  for (const warning of parsed.warnings) process.stderr.write(`warning: ${warning}\n`);
+  return parsed.rows;
+}

@@ -1,0 +1,39 @@
+import { ServiceError } from "@/errors";
+import { zodIssues } from "@/lib/validate";
+import type { RiskProfileOptions, RiskProfileOverrides } from "@/matching/options";
+import { parseFormOptions } from "@/matching/options-form";
+
+/**
+ * Options typed on a command line as key=value pairs ("threshold=0.9", "lists=OFAC,UN",
+ * "pepTiers=PEP1,PEP2", "maxDataAgeDays=null"), converted by the same rules as multipart upload
+ * fields. homeCountry is a profile setting, not a per-request option, so only profiles accept it.
+ */
+export function splitPairs(pairs: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf("=");
+    if (at <= 0) throw new ServiceError("INVALID_INPUT", `"${pair}" is not key=value`);
+    out[pair.slice(0, at).trim()] = pair.slice(at + 1);
+  }
+  return out;
+}
+
+export function overridesFromPairs(pairs: readonly string[]): RiskProfileOverrides {
+  const parsed = parseFormOptions(splitPairs(pairs));
+  if (!parsed.success) {
+    const fieldIssues = zodIssues(parsed.error);
+    throw new ServiceError("VALIDATION_FAILED", `Invalid option: ${fieldIssues.map((i) => `${i.field} ${i.message}`).join("; ")}`, { fieldIssues });
+  }
+  return parsed.data;
+}
+
+/** The current profile with the pairs applied; "null" sets a nullable field to null. Validated by the caller. */
+export function profileWithPairs(current: RiskProfileOptions, pairs: readonly string[]): Record<string, unknown> {
+  const { homeCountry, ...rest } = splitPairs(pairs);
+  const next: Record<string, unknown> = { ...current, ...overridesFromPairs(Object.entries(rest).map(([k, v]) => `${k}=${v}`)) };
+  if (homeCountry !== undefined) {
+    const value = homeCountry.trim();
+    next.homeCountry = value === "" || value.toLowerCase() === "null" ? null : value.toUpperCase();
+  }
+  return next;
+}

@@ -1,0 +1,148 @@
+import { z } from "zod";
+import type { CallMeta } from "@/context";
+import type { FieldIssue } from "@/errors";
+import { parseInput, zodIssues } from "@/lib/validate";
+import { assertQuotaFits } from "@/usage/quota";
+import { commitScreenings } from "./commit";
+import { requireLists, type ScreeningDeps } from "./deps";
+import { optionsForTenant } from "./options";
+import { runScreening } from "./run";
+import { MAX_USER_REFERENCE_LENGTH, normaliseSubject, type ScreeningSubject, Subject } from "./subject";
+import type { ScreeningRecord } from "./types";
+
+export const MAX_BULK_ROWS = 1_000;
+/** Rows matched between two yields to the event loop, so single screens keep flowing during a bulk. */
+const YIELD_EVERY = 25;
+
+const BulkBody = z
+  .array(z.unknown())
+  .min(1, "must hold at least one subject")
+  .max(MAX_BULK_ROWS, `must hold at most ${MAX_BULK_ROWS} subjects`);
+
+export interface BulkRowError {
+  code: "VALIDATION_FAILED" | "INTERNAL";
+  detail: string;
+  errors: FieldIssue[];
+}
+
+export interface BulkRowSummary {
+  index: number;
+  status: "screened" | "failed";
+  screeningId: string | null;
+  userReference: string | null;
+  decision: ScreeningRecord["decision"] | null;
+  isMatch: boolean | null;
+  score: number | null;
+  riskScore: number | null;
+  riskBand: ScreeningRecord["riskBand"] | null;
+  classification: ScreeningRecord["classification"];
+  pepTiers: ScreeningRecord["pepTiers"];
+  sourceLists: ScreeningRecord["sourceLists"];
+  matchCount: number | null;
+  adverseMediaStatus: ScreeningRecord["adverseMediaStatus"] | null;
+  error: BulkRowError | null;
+}
+
+export interface BulkResult {
+  rows: BulkRowSummary[];
+  summary: { total: number; screened: number; failed: number };
+  /** The validated subjects by row index (for the CSV rendering); absent for rows that failed validation. */
+  subjects: Map<number, ScreeningSubject>;
+}
+
+export interface BulkArgs {
+  tenantId: string;
+  input: unknown;
+  meta: CallMeta;
+}
+
+/**
+ * Synchronous bulk screen. The request as a whole is refused (400, nothing screened or charged) when
+ * it is not a non-empty array of at most 1,000 rows, and with 429 when its valid rows do not fit in
+ * the remaining quota. Otherwise rows are isolated: an invalid row or one whose matching fails gets
+ * an error entry, and every screened row is stored, charged and announced in one transaction.
+ */
+export async function bulkScreen(deps: ScreeningDeps, args: BulkArgs): Promise<BulkResult> {
+  const rows = parseInput(BulkBody, args.input, "Bulk request");
+  const results: BulkRowSummary[] = new Array(rows.length);
+  const subjects = new Map<number, ScreeningSubject>();
+  rows.forEach((row, index) => {
+    const parsed = Subject.safeParse(row);
+    if (parsed.success) subjects.set(index, normaliseSubject(parsed.data));
+    else results[index] = failedRow(index, row, { code: "VALIDATION_FAILED", detail: "The subject is invalid.", errors: zodIssues(parsed.error) });
+  });
+
+  const now = deps.clock.now();
+  const screened: ScreeningRecord[] = [];
+  if (subjects.size > 0) {
+    assertQuotaFits(deps.db, args.tenantId, subjects.size, now);
+    const options = optionsForTenant(deps.db, args.tenantId);
+    // One snapshot for the whole request, even if a new one is swapped in while it runs.
+    const lists = requireLists(deps);
+    let sinceYield = 0;
+    for (const [index, subject] of subjects) {
+      try {
+        const record = runScreening(lists, { subject, options, origin: "bulk", rescreenOf: null, correlationId: args.meta.correlationId ?? null }, now);
+        screened.push(record);
+        results[index] = screenedRow(index, record);
+      } catch (error) {
+        deps.log.error({ err: error, row: index, correlationId: args.meta.correlationId }, "bulk row failed to screen");
+        results[index] = failedRow(index, rows[index], { code: "INTERNAL", detail: "The subject could not be screened.", errors: [] });
+      }
+      if (++sinceYield === YIELD_EVERY) {
+        sinceYield = 0;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    commitScreenings(deps, args.tenantId, screened, args.meta, { charge: true });
+    if (screened.length > 0) deps.announce();
+  }
+  return { rows: results, summary: { total: rows.length, screened: screened.length, failed: rows.length - screened.length }, subjects };
+}
+
+function screenedRow(index: number, r: ScreeningRecord): BulkRowSummary {
+  return {
+    index,
+    status: "screened",
+    screeningId: r.id,
+    userReference: r.userReference,
+    decision: r.decision,
+    isMatch: r.isMatch,
+    score: r.score,
+    riskScore: r.riskScore,
+    riskBand: r.riskBand,
+    classification: r.classification,
+    pepTiers: r.pepTiers,
+    sourceLists: r.sourceLists,
+    matchCount: r.matchCount,
+    adverseMediaStatus: r.adverseMediaStatus,
+    error: null,
+  };
+}
+
+function failedRow(index: number, row: unknown, error: BulkRowError): BulkRowSummary {
+  return {
+    index,
+    status: "failed",
+    screeningId: null,
+    userReference: echoReference(row),
+    decision: null,
+    isMatch: null,
+    score: null,
+    riskScore: null,
+    riskBand: null,
+    classification: null,
+    pepTiers: [],
+    sourceLists: [],
+    matchCount: null,
+    adverseMediaStatus: null,
+    error,
+  };
+}
+
+/** A failed row keeps the caller's reference when it is a usable one, so the caller can find the row. */
+function echoReference(row: unknown): string | null {
+  if (row === null || typeof row !== "object" || !("userReference" in row)) return null;
+  const ref = (row as { userReference: unknown }).userReference;
+  return typeof ref === "string" && ref.trim().length > 0 && ref.length <= MAX_USER_REFERENCE_LENGTH ? ref.trim() : null;
+}

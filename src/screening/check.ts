@@ -1,0 +1,57 @@
+import { z } from "zod";
+import type { CallMeta } from "@/context";
+import { parseInput } from "@/lib/validate";
+import { RiskProfileOverrides } from "@/matching/options";
+import { assertQuotaFits } from "@/usage/quota";
+import { commitScreenings } from "./commit";
+import { requireLists, type ScreeningDeps, type ScreenOutcome } from "./deps";
+import { findReplay, idempotencyClaim } from "./idempotency";
+import { optionsForTenant } from "./options";
+import { runScreening } from "./run";
+import { normaliseSubject, SUBJECT_SHAPE } from "./subject";
+
+/** POST /v1/screenings/check body: the subject's fields at the top level, per-request options under `options`. */
+export const CheckInput = z
+  .object({
+    ...SUBJECT_SHAPE,
+    options: RiskProfileOverrides.nullish().describe(
+      "Per-request overrides of the tenant's risk profile; absent or null fields keep the profile's value. Ranges as in the risk profile.",
+    ),
+  })
+  .strict()
+  .describe("A subject to screen, with optional per-request options. Unknown fields are rejected.");
+export type CheckInput = z.input<typeof CheckInput>;
+
+export interface CheckArgs {
+  tenantId: string;
+  input: unknown;
+  idempotencyKey: string | null;
+  meta: CallMeta;
+}
+
+/**
+ * Single screen. An Idempotency-Key already seen with the same body returns the original screening
+ * (uncharged, no new event). The quota is pre-checked so an over-quota call does no matching, and
+ * checked again, authoritatively, in the commit transaction.
+ */
+export function checkScreening(deps: ScreeningDeps, args: CheckArgs): ScreenOutcome {
+  const parsed = parseInput(CheckInput, args.input, "Screening request");
+  const subject = normaliseSubject(parsed);
+  const overrides = parsed.options ?? {};
+  const claim = idempotencyClaim(args.idempotencyKey, "check", { subject, options: overrides });
+  const now = deps.clock.now();
+  if (claim) {
+    const original = findReplay(deps.db, args.tenantId, claim, now);
+    if (original) return { record: original, replayed: true };
+  }
+  assertQuotaFits(deps.db, args.tenantId, 1, now);
+  const options = optionsForTenant(deps.db, args.tenantId, overrides);
+  const record = runScreening(
+    requireLists(deps),
+    { subject, options, origin: "check", rescreenOf: null, correlationId: args.meta.correlationId ?? null },
+    now,
+  );
+  const result = commitScreenings(deps, args.tenantId, [record], args.meta, { charge: true, idempotency: claim });
+  if (!result.replayed) deps.announce();
+  return { record: result.records[0], replayed: result.replayed };
+}

@@ -1,0 +1,71 @@
+import { appendAudit } from "@/audit/append";
+import type { AppContext, CallMeta } from "@/context";
+import { writeTx } from "@/storage/db";
+import { chargeScreens } from "@/usage/quota";
+import { enqueueWebhook } from "@/webhooks/enqueue";
+import { webhookPayloadFromOutcome } from "@/webhooks/payload";
+import { findReplay, type IdempotencyClaim, rememberKey } from "./idempotency";
+import { insertScreening } from "./store";
+import type { ScreeningRecord } from "./types";
+
+export interface CommitOptions {
+  /** Charge one screen per record against the quota (monitoring re-screens are not charged). */
+  charge: boolean;
+  /** Single screens only: the key is checked again and recorded inside the transaction. */
+  idempotency?: IdempotencyClaim | null;
+}
+
+export type CommitResult = { replayed: false; records: ScreeningRecord[] } | { replayed: true; records: [ScreeningRecord] };
+
+/**
+ * Stores finished screenings in ONE write transaction: per record the screening row, its case row,
+ * an audit entry and the screening.completed outbox event, plus the quota charge for all of them.
+ * The quota and the idempotency key are checked here, under the write lock, which makes them
+ * authoritative: concurrent requests cannot pass the cap or both claim one key.
+ */
+export function commitScreenings(ctx: AppContext, tenantId: string, records: ScreeningRecord[], meta: CallMeta, options: CommitOptions): CommitResult {
+  const now = ctx.clock.now();
+  return writeTx(ctx.db, (): CommitResult => {
+    const claim = options.idempotency ?? null;
+    if (claim) {
+      const original = findReplay(ctx.db, tenantId, claim, now);
+      if (original) return { replayed: true, records: [original] };
+    }
+    if (options.charge && records.length > 0) chargeScreens(ctx.db, tenantId, records.length, now);
+    for (const record of records) {
+      insertScreening(ctx.db, tenantId, record, options.charge);
+      appendAudit(ctx.db, {
+        chain: tenantId,
+        action: "screening.create",
+        targetType: "screening",
+        targetId: record.id,
+        at: now,
+        meta,
+        // No personal data: ids and the outcome only.
+        details: { decision: record.decision, origin: record.origin, rescreenOf: record.rescreenOf, snapshotId: record.listVersions.snapshotId },
+      });
+      enqueueWebhook(ctx.db, { tenantId, event: "screening.completed", payload: completedPayload(record), at: now });
+    }
+    if (claim && records[0]) rememberKey(ctx.db, tenantId, claim, records[0].id, now, ctx.config.idempotencyTtlHours);
+    return { replayed: false, records };
+  });
+}
+
+function completedPayload(record: ScreeningRecord) {
+  return webhookPayloadFromOutcome("screening.completed", {
+    screeningId: record.id,
+    userReference: record.userReference,
+    isMatch: record.isMatch,
+    score: record.score,
+    decision: record.decision,
+    riskScore: record.riskScore,
+    riskBand: record.riskBand,
+    createdAt: record.createdAt,
+    classification: record.classification,
+    pepTiers: record.pepTiers,
+    sourceLists: record.sourceLists,
+    matchCount: record.matchCount,
+    adverseMediaStatus: record.adverseMediaStatus,
+    correlationId: record.correlationId,
+  });
+}

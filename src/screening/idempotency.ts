@@ -1,0 +1,61 @@
+import { ServiceError } from "@/errors";
+import { canonicalJson } from "@/lib/canonical-json";
+import { sha256Hex } from "@/lib/hash";
+import type { Db } from "@/storage/db";
+import { findScreening } from "./store";
+import type { ScreeningRecord } from "./types";
+
+/** A validated Idempotency-Key with the hash of the request it was sent with. */
+export interface IdempotencyClaim {
+  key: string;
+  requestHash: string;
+}
+
+/** 1–255 printable ASCII characters (no spaces or control characters), as the header is echoed into logs. */
+const KEY_RE = /^[\x21-\x7e]{1,255}$/;
+
+export function parseIdempotencyKey(header: string | null | undefined): string | null {
+  if (header === null || header === undefined) return null;
+  if (!KEY_RE.test(header)) {
+    throw new ServiceError("VALIDATION_FAILED", "The Idempotency-Key header must be 1–255 printable ASCII characters without spaces.", {
+      fieldIssues: [{ field: "header.idempotency-key", message: "must be 1–255 printable ASCII characters without spaces" }],
+    });
+  }
+  return header;
+}
+
+/** The operation is part of the hash, so a key used for a check cannot replay as a rescreen. */
+export function idempotencyClaim(key: string | null, operation: string, body: unknown): IdempotencyClaim | null {
+  if (key === null) return null;
+  return { key, requestHash: sha256Hex(`${operation}\n${canonicalJson(body)}`) };
+}
+
+/**
+ * The screening an unexpired key already produced, or null. The same key with a different request is
+ * a client bug, refused with 422 rather than silently screening again or replaying the wrong result.
+ */
+export function findReplay(db: Db, tenantId: string, claim: IdempotencyClaim, now: Date): ScreeningRecord | null {
+  const row = db.sqlite
+    .query<{ request_hash: string; screening_id: string; expires_at: string }, [string, string]>(
+      "SELECT request_hash, screening_id, expires_at FROM idempotency_keys WHERE tenant_id = ? AND key = ?",
+    )
+    .get(tenantId, claim.key);
+  if (!row || row.expires_at <= now.toISOString()) return null;
+  if (row.request_hash !== claim.requestHash) {
+    throw new ServiceError(
+      "IDEMPOTENCY_KEY_REUSED",
+      "This Idempotency-Key was already used with a different request body; use a new key for a different request.",
+    );
+  }
+  return findScreening(db, tenantId, row.screening_id);
+}
+
+/** Records the key inside the screening's transaction; an expired row for the same key is replaced. */
+export function rememberKey(db: Db, tenantId: string, claim: IdempotencyClaim, screeningId: string, now: Date, ttlHours: number): void {
+  const nowIso = now.toISOString();
+  db.sqlite.run("DELETE FROM idempotency_keys WHERE expires_at <= ?", [nowIso]);
+  db.sqlite.run(
+    "INSERT INTO idempotency_keys (tenant_id, key, request_hash, screening_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+    [tenantId, claim.key, claim.requestHash, screeningId, nowIso, new Date(now.getTime() + ttlHours * 3_600_000).toISOString()],
+  );
+}

@@ -1,0 +1,74 @@
+import type { Db } from "@/storage/db";
+import { zodIssues } from "@/lib/validate";
+import { buildIndex, type MatchIndex } from "@/matching/index";
+import type { RiskProfileOverrides } from "@/matching/options";
+import { type ResolvedOptions, resolveOptions } from "@/matching/options-resolve";
+import type { Logger } from "@/lib/logger";
+import { type LoadedLists, WatchlistRuntime } from "@/watchlists/runtime";
+import { ServiceError } from "@/errors";
+import { findTenantRow } from "@/tenants/internal";
+import { optionsForTenant } from "./options";
+import { runScreening } from "./run";
+import { normaliseSubject, type ScreeningSubject, Subject } from "./subject";
+import type { SubjectFileRow } from "./subject-file";
+
+/**
+ * Screening on the appliance itself, without the server: `aml screen`. It reads the data folder's
+ * current snapshot and stores nothing — no screening, case, audit entry, usage or webhook.
+ */
+export async function loadCurrentLists(db: Db, log: Logger): Promise<LoadedLists<MatchIndex>> {
+  const runtime = new WatchlistRuntime(db, buildIndex, log);
+  await runtime.refresh();
+  const loaded = runtime.current();
+  if (!loaded) throw new ServiceError("NOT_READY", "No watchlist has been imported into this data folder; run `aml lists import` (or start `aml serve` once to load the demo list).");
+  return loaded;
+}
+
+/** The tenant's profile and enabled lists when a tenant is named, else the documented defaults. */
+export function localOptions(db: Db, tenantRef: string | null, overrides: RiskProfileOverrides): ResolvedOptions {
+  if (tenantRef === null) return resolveOptions({}, overrides);
+  const tenant = findTenantRow(db, tenantRef);
+  if (!tenant) throw new ServiceError("NOT_FOUND", `Tenant ${tenantRef} not found`);
+  return optionsForTenant(db, tenant.id, overrides);
+}
+
+export type LocalResult =
+  | {
+      line: number;
+      subject: ScreeningSubject;
+      decision: string;
+      isMatch: boolean;
+      score: number;
+      riskScore: number;
+      riskBand: string;
+      classification: string | null;
+      matchCount: number;
+      sourceLists: string[];
+      pepTiers: string[];
+      adverseMediaStatus: string;
+      matches: Array<{ source: string; externalId: string; matchedName: string; score: number }>;
+    }
+  | { line: number; error: { detail: string; errors: Array<{ field: string; message: string }> } };
+
+export function screenLocally(lists: LoadedLists<MatchIndex>, row: SubjectFileRow, options: ResolvedOptions, now: Date): LocalResult {
+  if (row.input instanceof Error) return { line: row.line, error: { detail: row.input.message, errors: [] } };
+  const parsed = Subject.safeParse(row.input);
+  if (!parsed.success) return { line: row.line, error: { detail: "The subject is invalid.", errors: zodIssues(parsed.error) } };
+  const subject = normaliseSubject(parsed.data);
+  const r = runScreening(lists, { subject, options, origin: "check", rescreenOf: null, correlationId: null }, now);
+  return {
+    line: row.line,
+    subject,
+    decision: r.decision,
+    isMatch: r.isMatch,
+    score: r.score,
+    riskScore: r.riskScore,
+    riskBand: r.riskBand,
+    classification: r.classification,
+    matchCount: r.matchCount,
+    sourceLists: r.sourceLists,
+    pepTiers: r.pepTiers,
+    adverseMediaStatus: r.adverseMediaStatus,
+    matches: r.matches.map((m) => ({ source: m.source, externalId: m.externalId, matchedName: m.matchedName, score: m.score })),
+  };
+}

@@ -1,0 +1,138 @@
+import type { DocumentDecoration } from "elysia";
+import { z } from "zod";
+import { COVERAGE_PRESETS } from "@/matching/options";
+import { PEP_TIERS, type PepTier, SOURCE_LISTS } from "@/watchlists/entity";
+import { Subject } from "./subject";
+import { SCREENING_ORIGINS } from "./types";
+
+/** Response shapes for the OpenAPI description only: responses are not validated at run time. */
+const Source = z.enum(SOURCE_LISTS);
+const Tier = z.enum(PEP_TIERS as readonly PepTier[] as [PepTier, ...PepTier[]]);
+const Decision = z.enum(["Clear", "Review", "Match"]).describe("Clear: nothing counted. Match: a strong match (score ≥ 0.95). Review: a human must look.");
+const RiskBand = z.enum(["Low", "Medium", "High", "Critical"]).describe("Low < 25 ≤ Medium < 50 ≤ High < 75 ≤ Critical, from riskScore.");
+const Classification = z.enum(["sanctions", "pep", "adverse_media"]).nullable().describe("The top classification; null on a clean screen.");
+const AdverseMedia = z
+  .enum(["Skipped", "Ok", "Stale", "Unavailable"])
+  .describe("Skipped: not requested. Unavailable: requested but no adverse-media provider is configured, so nothing was looked at — never read it as clean.");
+
+const MatchSchema = z
+  .object({
+    source: Source,
+    externalId: z.string().describe("Id of the official record"),
+    entityType: z.enum(["person", "organisation", "vessel", "aircraft"]),
+    primaryName: z.string(),
+    matchedName: z.string().describe("The listed name that matched, as published"),
+    matchedNameKind: z.enum(["primary", "aka", "fka", "nka"]),
+    queryField: z.string().describe('Which subject name matched: "fullName" or "aliases[i]"'),
+    queryName: z.string(),
+    score: z.number().min(0).max(1),
+    programmes: z.array(z.string()),
+    pepTiers: z.array(Tier),
+    deceased: z.boolean(),
+    verifyUrl: z.string().describe("Public URL of the official record"),
+    staleSource: z.boolean().describe("The source is older than maxDataAgeDays"),
+    explanation: z.record(z.string(), z.unknown()).describe("Feature breakdown of the score: token alignments, penalties, alias quality, date-of-birth and nationality effects"),
+  })
+  .describe("A listed entity that matched, with its explanation.");
+
+const ResolvedOptionsSchema = z
+  .object({
+    threshold: z.number(),
+    exactMatch: z.boolean(),
+    adverseMedia: z.boolean(),
+    monitor: z.boolean(),
+    lists: z.array(Source),
+    pepTiers: z.array(Tier),
+    coveragePreset: z.enum(COVERAGE_PRESETS),
+    maxDataAgeDays: z.number().int().nullable(),
+    phonetic: z.boolean(),
+    nicknames: z.boolean(),
+    trigramFloor: z.number(),
+    candidateLimit: z.number().int(),
+    resultCap: z.number().int(),
+    dobYearTolerance: z.number().int(),
+    dobMismatchPenalty: z.number(),
+    dobMismatchSurfacing: z.boolean(),
+    dobMismatchHighScoreThreshold: z.number(),
+    homeCountry: z.string().nullable(),
+  })
+  .describe("The options the screen ran with: risk profile, then request overrides, limited to the tenant's enabled lists. A rescreen reuses them.");
+
+export const ScreeningResponse = z
+  .object({
+    id: z.uuid(),
+    createdAt: z.string().describe("ISO 8601 date-time (UTC)"),
+    correlationId: z.string().describe("This request's correlation id (as on every response body)"),
+    screeningCorrelationId: z.string().nullable().describe("Correlation id of the request that created the screening; also on its webhook"),
+    userReference: z.string().nullable(),
+    subject: Subject,
+    options: ResolvedOptionsSchema,
+    listVersions: z.object({
+      snapshotId: z.string(),
+      sources: z.array(z.object({ source: Source, versionId: z.string(), publishedAt: z.string().nullable() })),
+    }),
+    isMatch: z.boolean(),
+    score: z.number().describe("Best counted match score (0–1); 0 when Clear"),
+    decision: Decision,
+    riskScore: z.number().int().min(0).max(100),
+    riskBand: RiskBand,
+    classification: Classification,
+    pepTiers: z.array(Tier).describe("Distinct PEP tiers among the counted matches, unranked"),
+    sourceLists: z.array(Source).describe("Distinct lists that produced a counted match"),
+    matchCount: z.number().int().describe("Matches that drove the decision; excludes deceased-suppressed ones and counts beyond resultCap"),
+    matches: z.array(MatchSchema).describe("Best first, at most resultCap"),
+    suppressedMatches: z.array(MatchSchema).describe("Matches of deceased persons: shown for information, excluded from the decision"),
+    adverseMediaStatus: AdverseMedia,
+    rescreenOf: z.uuid().nullable().describe("The screening this one re-screened"),
+    origin: z.enum(SCREENING_ORIGINS),
+  })
+  .describe("A screening: an immutable record.");
+
+const BulkRow = z.object({
+  index: z.number().int().describe("Position in the request array, from 0"),
+  status: z.enum(["screened", "failed"]),
+  screeningId: z.uuid().nullable().describe("Read the full record with GET /v1/screenings/{id}; null for a failed row"),
+  userReference: z.string().nullable(),
+  decision: Decision.nullable(),
+  isMatch: z.boolean().nullable(),
+  score: z.number().nullable(),
+  riskScore: z.number().int().nullable(),
+  riskBand: RiskBand.nullable(),
+  classification: Classification,
+  pepTiers: z.array(Tier),
+  sourceLists: z.array(Source),
+  matchCount: z.number().int().nullable(),
+  adverseMediaStatus: AdverseMedia.nullable(),
+  error: z
+    .object({
+      code: z.enum(["VALIDATION_FAILED", "INTERNAL"]),
+      detail: z.string(),
+      errors: z.array(z.object({ field: z.string(), message: z.string() })),
+    })
+    .nullable()
+    .describe("Why the row failed; null for a screened row"),
+});
+
+export const BulkResponse = z.object({
+  rows: z.array(BulkRow).describe("One entry per input row, in input order"),
+  summary: z.object({ total: z.number().int(), screened: z.number().int(), failed: z.number().int() }),
+  correlationId: z.string(),
+});
+
+export const BulkRequest = z.array(Subject).min(1).max(1000).describe("1–1,000 subjects; rows are validated one by one (a bad row fails alone).");
+
+type OpenApiResponse = Exclude<NonNullable<DocumentDecoration["responses"]>[string], { $ref: string }>;
+type OpenApiSchema = NonNullable<NonNullable<OpenApiResponse["content"]>[string]["schema"]>;
+
+/**
+ * A zod schema as an OpenAPI schema object. zod's JSON Schema (draft 2020-12) is what OpenAPI 3.1
+ * uses, but its TypeScript type is not the openapi-types one, hence the one cast, kept here.
+ */
+export function openApiSchema(schema: z.ZodType, io: "input" | "output"): OpenApiSchema {
+  return z.toJSONSchema(schema, { io, unrepresentable: "any" }) as OpenApiSchema;
+}
+
+/** OpenAPI response object for a JSON body (documentation only). */
+export function jsonContent(description: string, schema: z.ZodType) {
+  return { description, content: { "application/json": { schema: openApiSchema(schema, "output") } } };
+}

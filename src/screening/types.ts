@@ -1,0 +1,48 @@
+import type { ResolvedOptions } from "@/matching/options-resolve";
+import type { Classification, Decision, RiskBand } from "@/matching/outcome";
+import type { Match } from "@/matching/types";
+import type { AdverseMediaStatus } from "@/webhooks/payload";
+import type { PepTier, SourceList } from "@/watchlists/entity";
+import type { ScreeningSubject } from "./subject";
+
+export const SCREENING_ORIGINS = ["check", "bulk", "batch", "rescreen", "monitoring"] as const;
+export type ScreeningOrigin = (typeof SCREENING_ORIGINS)[number];
+
+export interface ListVersionRef {
+  source: SourceList;
+  versionId: string;
+  publishedAt: string | null;
+}
+
+/** The watchlist data a screening read: the snapshot and each source's immutable version. */
+export interface ScreeningListVersions {
+  snapshotId: string;
+  sources: ListVersionRef[];
+}
+
+/** A finished screening: immutable once stored (the database refuses UPDATE and DELETE). */
+export interface ScreeningRecord {
+  id: string;
+  createdAt: string;
+  /** Correlation id of the request that created the screening (also on its webhook). */
+  correlationId: string | null;
+  userReference: string | null;
+  subject: ScreeningSubject;
+  /** Resolved options: the tenant's profile, the request's overrides and the tenant's enabled lists. */
+  options: ResolvedOptions;
+  listVersions: ScreeningListVersions;
+  isMatch: boolean;
+  score: number;
+  decision: Decision;
+  riskScore: number;
+  riskBand: RiskBand;
+  classification: Classification | null;
+  pepTiers: PepTier[];
+  sourceLists: SourceList[];
+  matchCount: number;
+  matches: Match[];
+  suppressedMatches: Match[];
+  adverseMediaStatus: AdverseMediaStatus;
+  rescreenOf: string | null;
+  origin: ScreeningOrigin;
+}

@@ -1,0 +1,86 @@
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { buildIndex, type MatchIndex } from "@/matching/index";
+import { screeningExtension } from "@/screening/extension";
+import type { ServerExtension } from "@/server";
+import { openDb } from "@/storage/db";
+import { type WatchlistExtension, watchlistExtension } from "@/watchlists/extension";
+import { importListFiles, type ListFile } from "@/watchlists/import";
+import { type WebhookExtension, type WebhookExtensionOptions, webhookExtension } from "@/webhooks/extension";
+import { startTestServer, type TestServer, tempDataDir } from "./server";
+
+/**
+ * Fixture strategy for screening: a few FICTIONAL entities written in an official format (OFAC's
+ * legacy CSV set, test/screening/fixtures), imported through the real importers, so tests exercise
+ * detection, parsing, storage, index build and matching exactly as production does.
+ */
+export const SCREENING_FIXTURES = join(import.meta.dir, "..", "screening", "fixtures");
+
+export function fixtureFiles(names: readonly string[] = ["sdn.csv", "alt.csv"], dir = SCREENING_FIXTURES): ListFile[] {
+  return names.map((name) => ({ name, bytes: readFileSync(join(dir, name)) }));
+}
+
+/** An OFAC main file (sdn.csv) with extra fictional individuals appended: a new list version. */
+export function ofacFilesWith(extra: ReadonlyArray<{ id: number; name: string }>): ListFile[] {
+  const base = readFileSync(join(SCREENING_FIXTURES, "sdn.csv"), "utf8");
+  const lines = extra.map((e) => `${e.id},"${e.name}","individual","[SDGT]",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- \r\n`).join("");
+  return [{ name: "sdn.csv", bytes: new TextEncoder().encode(base + lines) }, ...fixtureFiles(["alt.csv"])];
+}
+
+export interface ListServer {
+  server: TestServer;
+  watchlists: WatchlistExtension<MatchIndex>;
+  webhooks: WebhookExtension;
+  close(): Promise<void>;
+}
+
+export interface ListServerOptions {
+  /** List files imported into the data folder before the server starts (default: the fixtures). */
+  files?: ListFile[] | null;
+  /** Demo files seeded on first start, as `aml serve` does. */
+  demoFiles?: () => ListFile[];
+  webhooks?: WebhookExtensionOptions;
+  flags?: Record<string, unknown>;
+  env?: Record<string, string>;
+}
+
+/** Fast retries and polling so webhook assertions settle in well under a second. */
+export const FAST_WEBHOOKS: WebhookExtensionOptions = { retryDelaysMs: [50, 100, 150], maxAttempts: 10, intervalMs: 25, leaseMs: 5_000 };
+
+/** Builds `aml serve`'s extensions (watchlists, webhooks, screening) with test-friendly timings. */
+export function allExtensions(options: Pick<ListServerOptions, "demoFiles" | "webhooks"> = {}) {
+  const watchlists = watchlistExtension(buildIndex, { pollMs: 100, ...(options.demoFiles ? { demoFiles: options.demoFiles } : {}) });
+  const webhooks = webhookExtension(options.webhooks ?? FAST_WEBHOOKS);
+  const extensions: ServerExtension[] = [watchlists, webhooks, screeningExtension(watchlists, { announce: () => webhooks.wake() })];
+  return { watchlists, webhooks, extensions };
+}
+
+/** The real server with every extension, on a data folder where `files` were imported first. */
+export async function startListServer(options: ListServerOptions = {}): Promise<ListServer> {
+  const dataDir = tempDataDir("aml-screening-");
+  const files = options.files === undefined ? fixtureFiles() : options.files;
+  if (files) {
+    const db = openDb(dataDir);
+    try {
+      await importListFiles(db, files, { actor: { type: "cli", id: "test" } });
+    } finally {
+      db.close();
+    }
+  }
+  const { watchlists, webhooks, extensions } = allExtensions(options);
+  const server = await startTestServer({
+    dataDir,
+    extensions,
+    env: options.env ?? {},
+    flags: { webhooks: { allowPrivateNetworks: ["127.0.0.1"], timeoutMs: 2_000 }, ...(options.flags ?? {}) },
+  });
+  return {
+    server,
+    watchlists,
+    webhooks,
+    async close() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { expectProblem, json } from "../helpers/api";
+import { makeTenant } from "../helpers/tenants";
+import { deliveriesSettled, startScreeningWorld, type ScreeningWorld } from "./world";
+
+let world: ScreeningWorld;
+beforeAll(async () => {
+  world = await startScreeningWorld();
+});
+afterAll(() => world.close());
+
+const keyed = (key: string) => ({ headers: { "idempotency-key": key } });
+
+describe("Idempotency-Key on check", () => {
+  test("the same key and body replay the original screening: same id, 200, Idempotent-Replayed, uncharged, no new event", async () => {
+    const body = { fullName: "Dmitri Korvalev", nationality: "RU", userReference: "idem-1" };
+    const first = await world.post("/v1/screenings/check", body, keyed("order-123"));
+    expect(first.status).toBe(200);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    await deliveriesSettled(world, 1);
+    const used = world.usedThisMonth();
+
+    // "Russia" normalises to the same subject as "RU": the request is the same.
+    const replay = await world.post("/v1/screenings/check", { ...body, nationality: "Russia" }, keyed("order-123"));
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    const original = json<{ id: string; createdAt: string }>(first);
+    const replayed = json<{ id: string; createdAt: string }>(replay);
+    expect(replayed.id).toBe(original.id);
+    expect(replayed.createdAt).toBe(original.createdAt);
+    expect(world.usedThisMonth()).toBe(used);
+    await Bun.sleep(200);
+    expect(world.receiver.delivered).toHaveLength(1);
+    const rows = world.lists.server.ctx.db.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM screenings WHERE user_reference = 'idem-1'").get();
+    expect(rows?.n).toBe(1);
+  });
+
+  test("the same key with a different body is 422 and screens nothing", async () => {
+    await world.post("/v1/screenings/check", { fullName: "Aldous Quentrell" }, keyed("order-456"));
+    const used = world.usedThisMonth();
+    const problem = expectProblem(
+      await world.post("/v1/screenings/check", { fullName: "Aldous Quentrell", options: { threshold: 0.9 } }, keyed("order-456")),
+      422,
+      "IDEMPOTENCY_KEY_REUSED",
+    );
+    expect(problem.detail).toContain("different request");
+    expect(world.usedThisMonth()).toBe(used);
+  });
+
+  test("keys are per tenant: another tenant's identical key is a new request", async () => {
+    const a = json<{ id: string }>(await world.post("/v1/screenings/check", { fullName: "Jane Roe" }, keyed("shared-key")));
+    const other = makeTenant(world.lists.server.ctx);
+    const b = await world.post("/v1/screenings/check", { fullName: "John Doe" }, { ...keyed("shared-key"), key: other.apiKey });
+    expect(b.status).toBe(200);
+    expect(b.headers.get("idempotent-replayed")).toBeNull();
+    expect(json<{ id: string }>(b).id).not.toBe(a.id);
+  });
+
+  test("concurrent requests with one key screen once", async () => {
+    const used = world.usedThisMonth();
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => world.post("/v1/screenings/check", { fullName: "Ottoline Vanderloop" }, keyed("burst-1"))),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(10).fill(200));
+    expect(new Set(responses.map((r) => json<{ id: string }>(r).id)).size).toBe(1);
+    expect(world.usedThisMonth()).toBe(used + 1);
+  });
+
+  test("an expired key screens again", async () => {
+    const first = json<{ id: string }>(await world.post("/v1/screenings/check", { fullName: "Jane Roe" }, keyed("old-key")));
+    world.lists.server.ctx.db.sqlite.run("UPDATE idempotency_keys SET expires_at = '2000-01-01T00:00:00.000Z' WHERE key = 'old-key'");
+    const second = await world.post("/v1/screenings/check", { fullName: "Jane Roe" }, keyed("old-key"));
+    expect(second.headers.get("idempotent-replayed")).toBeNull();
+    expect(json<{ id: string }>(second).id).not.toBe(first.id);
+  });
+
+  test("a malformed key is 400", async () => {
+    for (const key of ["has space", "x".repeat(256), "ünïcode"]) {
+      const problem = expectProblem(await world.post("/v1/screenings/check", { fullName: "A B" }, keyed(key)), 400, "VALIDATION_FAILED");
+      expect(problem.errors?.[0]?.field).toBe("header.idempotency-key");
+    }
+  });
+});
+
+describe("Idempotency-Key on rescreen", () => {
+  test("replays the rescreen it produced", async () => {
+    const original = json<{ id: string }>(await world.post("/v1/screenings/check", { fullName: "Zembra Trading" }));
+    const a = await world.post(`/v1/screenings/${original.id}/rescreen`, null, keyed("re-1"));
+    const b = await world.post(`/v1/screenings/${original.id}/rescreen`, null, keyed("re-1"));
+    expect(json<{ id: string }>(b).id).toBe(json<{ id: string }>(a).id);
+    expect(b.headers.get("idempotent-replayed")).toBe("true");
+  });
+});

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { expectProblem, json } from "../helpers/api";
+import { startScreeningWorld, type ScreeningWorld } from "./world";
+
+let world: ScreeningWorld;
+beforeAll(async () => {
+  world = await startScreeningWorld({ quota: 10 });
+});
+afterAll(() => world.close());
+
+const setQuota = (quota: number | null) =>
+  world.lists.server.ctx.db.sqlite.run("UPDATE tenants SET monthly_quota = ? WHERE id = ?", [quota, world.tenant.tenant.id]);
+
+describe("monthly quota", () => {
+  test("50 concurrent checks at a cap of 10: exactly 10 succeed, the rest get 429", async () => {
+    const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => world.post("/v1/screenings/check", { fullName: `Person Number ${i}` })));
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(40);
+    expect(world.usedThisMonth()).toBe(10);
+    const count = world.lists.server.ctx.db.sqlite
+      .query<{ n: number }, [string]>("SELECT count(*) AS n FROM screenings WHERE tenant_id = ?")
+      .get(world.tenant.tenant.id);
+    expect(count?.n).toBe(10);
+  });
+
+  test("at the cap: 429 with used and limit, while /v1/usage and GET /v1/screenings/{id} keep working", async () => {
+    const problem = expectProblem(await world.post("/v1/screenings/check", { fullName: "One More" }), 429, "QUOTA_EXCEEDED");
+    expect(problem.used).toBe(10);
+    expect(problem.limit).toBe(10);
+    expect(problem.detail).toContain("used 10 of limit 10");
+
+    const usage = await world.get("/v1/usage");
+    expect(usage.status).toBe(200);
+    expect(json<{ used: number; limit: number; remaining: number }>(usage)).toMatchObject({ used: 10, limit: 10, remaining: 0 });
+
+    const id = world.lists.server.ctx.db.sqlite
+      .query<{ id: string }, [string]>("SELECT id FROM screenings WHERE tenant_id = ? LIMIT 1")
+      .get(world.tenant.tenant.id)?.id;
+    expect((await world.get(`/v1/screenings/${id}`)).status).toBe(200);
+    expectProblem(await world.post(`/v1/screenings/${id}/rescreen`, null), 429, "QUOTA_EXCEEDED");
+    expectProblem(await world.post("/v1/screenings/bulk", [{ fullName: "A B" }]), 429, "QUOTA_EXCEEDED");
+  });
+
+  test("a bulk whose valid rows do not fit in the remaining quota is refused whole; invalid rows do not count", async () => {
+    setQuota(13);
+    const before = world.usedThisMonth();
+    const problem = expectProblem(
+      await world.post("/v1/screenings/bulk", [{ fullName: "A" }, { fullName: "B" }, { fullName: "C" }, { fullName: "D" }]),
+      429,
+      "QUOTA_EXCEEDED",
+    );
+    expect(problem.remaining).toBe(3);
+    expect(world.usedThisMonth()).toBe(before);
+    const fits = await world.post("/v1/screenings/bulk", [{ fullName: "A" }, { fullName: "B" }, { bad: 1 }, { fullName: "C" }]);
+    expect(fits.status).toBe(200);
+    expect(json<{ summary: { total: number; screened: number; failed: number } }>(fits).summary).toEqual({ total: 4, screened: 3, failed: 1 });
+    expect(world.usedThisMonth()).toBe(13);
+  });
+
+  test("an idempotent replay works at the cap and charges nothing", async () => {
+    setQuota(null);
+    const first = json<{ id: string }>(await world.post("/v1/screenings/check", { fullName: "Replay Me" }, { headers: { "idempotency-key": "cap-1" } }));
+    setQuota(world.usedThisMonth());
+    const replay = await world.post("/v1/screenings/check", { fullName: "Replay Me" }, { headers: { "idempotency-key": "cap-1" } });
+    expect(replay.status).toBe(200);
+    expect(json<{ id: string }>(replay).id).toBe(first.id);
+  });
+});

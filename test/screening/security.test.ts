@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { makeTenant } from "../helpers/tenants";
+import { expectProblem, json } from "../helpers/api";
+import { startScreeningWorld, type ScreeningWorld } from "./world";
+
+let world: ScreeningWorld;
+let screeningId: string;
+beforeAll(async () => {
+  world = await startScreeningWorld();
+  screeningId = json<{ id: string }>(await world.post("/v1/screenings/check", { fullName: "Dmitri Korvalev" })).id;
+});
+afterAll(() => world.close());
+
+describe("tenant isolation", () => {
+  test("another tenant's screening is 404 on read and on rescreen, and the owner still reads it", async () => {
+    const other = makeTenant(world.lists.server.ctx);
+    expectProblem(await world.get(`/v1/screenings/${screeningId}`, { key: other.apiKey }), 404, "NOT_FOUND");
+    expectProblem(await world.post(`/v1/screenings/${screeningId}/rescreen`, null, { key: other.apiKey }), 404, "NOT_FOUND");
+    expect((await world.get(`/v1/screenings/${screeningId}`)).status).toBe(200);
+  });
+});
+
+describe("policies", () => {
+  test("an auditor key gets 403 on check, bulk and rescreen and 200 on read", async () => {
+    const key = world.auditorKey;
+    const before = world.usedThisMonth();
+    expectProblem(await world.post("/v1/screenings/check", { fullName: "A B" }, { key }), 403, "FORBIDDEN");
+    expectProblem(await world.post("/v1/screenings/bulk", [{ fullName: "A B" }], { key }), 403, "FORBIDDEN");
+    expectProblem(await world.post(`/v1/screenings/${screeningId}/rescreen`, null, { key }), 403, "FORBIDDEN");
+    expect((await world.get(`/v1/screenings/${screeningId}`, { key })).status).toBe(200);
+    expect(world.usedThisMonth()).toBe(before);
+  });
+
+  test("no credential is 401 and a bad key is 401, before the body is looked at", async () => {
+    expectProblem(await world.post("/v1/screenings/check", { nonsense: true }, { key: "" }), 401, "UNAUTHENTICATED");
+    expectProblem(await world.post("/v1/screenings/check", { fullName: "A B" }, { key: "aml_live_bogus" }), 401, "UNAUTHENTICATED");
+    expectProblem(await world.get(`/v1/screenings/${screeningId}`, { key: "aml_live_bogus" }), 401, "UNAUTHENTICATED");
+  });
+});
+
+describe("immutability", () => {
+  test("the database refuses UPDATE and DELETE of a screening; its case can be updated", () => {
+    const db = world.lists.server.ctx.db.sqlite;
+    expect(() => db.run("UPDATE screenings SET decision = 'Clear' WHERE id = ?", [screeningId])).toThrow("a screening is immutable once written");
+    expect(() => db.run("DELETE FROM screenings WHERE id = ?", [screeningId])).toThrow("a screening is immutable once written");
+    db.run("UPDATE cases SET review_status = 'closed', disposition = 'false_positive' WHERE screening_id = ?", [screeningId]);
+    const row = db.query<{ decision: string }, [string]>("SELECT decision FROM screenings WHERE id = ?").get(screeningId);
+    expect(row?.decision).not.toBe("Clear");
+  });
+
+  test("each screening has one case, open unless the screening is Clear", async () => {
+    const clear = json<{ id: string }>(await world.post("/v1/screenings/check", { fullName: "Penelope Whitcombe-Arden" })).id;
+    const db = world.lists.server.ctx.db.sqlite;
+    const status = (id: string) => db.query<{ review_status: string }, [string]>("SELECT review_status FROM cases WHERE screening_id = ?").all(id);
+    expect(status(clear)).toEqual([{ review_status: "not_required" }]);
+    const match = json<{ id: string }>(await world.post("/v1/screenings/check", { fullName: "Aldous Quentrell" })).id;
+    expect(status(match)).toEqual([{ review_status: "open" }]);
+  });
+
+  test("the audit entry holds ids and the decision, no personal data", async () => {
+    const id = json<{ id: string }>(await world.post("/v1/screenings/check", { fullName: "Ottoline Vanderloop", userReference: "ref-audit" })).id;
+    const entry = world.lists.server.ctx.db.sqlite
+      .query<{ action: string; details: string; chain: string }, [string]>("SELECT action, details, chain FROM audit_log WHERE target_id = ?")
+      .get(id);
+    expect(entry?.action).toBe("screening.create");
+    expect(entry?.chain).toBe(world.tenant.tenant.id);
+    expect(entry?.details.toLowerCase()).not.toContain("vanderloop");
+    expect(entry?.details).not.toContain("ref-audit");
+    expect(JSON.parse(entry?.details ?? "{}")).toMatchObject({ origin: "check" });
+  });
+});
