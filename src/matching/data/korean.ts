@@ -1,0 +1,18 @@
+/**
+ * any-ascii romanises Hangul with Revised Romanisation ("Gim Jeong Eun"); lists and passports mostly
+ * use older or family spellings ("Kim Jong Un"). Surnames follow family tradition, so they are a table;
+ * other syllables get the two vowel rules that cover most of the gap (eo→o, eu→u).
+ */
+export const KOREAN_SURNAMES: ReadonlyMap<string, string> = new Map([
+  ["gim", "kim"], ["bag", "park"], ["bak", "park"], ["i", "lee"], ["yi", "lee"], ["ri", "lee"],
+  ["jeong", "jung"], ["choe", "choi"], ["jo", "cho"], ["gang", "kang"], ["yun", "yoon"], ["jang", "jang"],
+  ["im", "lim"], ["o", "oh"], ["sin", "shin"], ["gwon", "kwon"], ["an", "ahn"], ["yu", "yoo"],
+  ["go", "ko"], ["mun", "moon"], ["baeg", "baek"], ["no", "roh"], ["gwag", "kwak"], ["seong", "sung"],
+  ["ju", "joo"], ["u", "woo"], ["gu", "koo"], ["gong", "kong"], ["jeon", "jeon"], ["ryu", "ryu"],
+]);
+
+export function foldKoreanSyllable(syllable: string, first: boolean): string {
+  const surname = first ? KOREAN_SURNAMES.get(syllable) : undefined;
+  if (surname) return surname;
+  return syllable.replace(/eo/g, "o").replace(/eu/g, "u");
+}

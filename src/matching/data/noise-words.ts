@@ -1,0 +1,27 @@
+/**
+ * Words that say little about identity. They are kept (so "Al Qaida" still differs from "Qaida") but
+ * weighted low: honorifics and titles, name particles, generational suffixes.
+ */
+
+/** Titles, honorifics and ranks that precede or follow a name. */
+export const HONORIFICS: ReadonlySet<string> = new Set([
+  "mr", "mrs", "ms", "miss", "mister", "madam", "dr", "doctor", "prof", "professor", "sir", "dame", "lord", "lady",
+  "sheikh", "shaikh", "sheik", "shaykh", "cheikh", "haji", "hajji", "hadji", "hajj", "alhaj", "alhajj", "alhaji",
+  "mullah", "mulla", "molla", "maulvi", "mawlawi", "moulvi", "maulavi", "maulana", "mawlana", "mufti", "qari",
+  "hafiz", "ustad", "ustadh", "ustaz", "imam", "sayyed", "sayed", "syed", "sayyid",
+  "general", "gen", "colonel", "col", "major", "maj", "captain", "capt", "lieutenant", "brigadier", "admiral",
+  "commander", "marshal", "sergeant", "president", "minister", "senator", "hon", "honourable", "honorable",
+  "rev", "reverend", "father", "bishop", "pastor", "eng", "engineer", "herr", "frau", "monsieur", "mme", "mlle",
+  "senor", "senora", "jr", "junior", "sr", "senior", "ii", "iii", "iv",
+  "prince", "princess",
+]);
+
+/**
+ * Particles that bind to the next name part. Both spellings are indexed ("al qaida" and "alqaida").
+ */
+export const PARTICLES: ReadonlySet<string> = new Set([
+  "al", "el", "ul", "ad", "ar", "as", "ash", "at", "az", "an", "ed", "ibn", "ibni", "bin", "ben", "bint", "binti", "bn", "bnt", "bw",
+  "abu", "abou", "abo", "um", "umm", "abd", "abdul", "abdel", "abdal", "abdoul", "abdu", "ould", "bou",
+  "van", "von", "der", "den", "de", "del", "della", "dela", "di", "da", "das", "dos", "du", "la", "le", "les",
+  "ter", "ten", "mac", "mc", "st", "y",
+]);
