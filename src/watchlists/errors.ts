@@ -17,7 +17,3 @@ export class ListParseError extends Error {
     this.reason = args.reason;
   }
 }
-
-export function isListParseError(value: unknown): value is ListParseError {
-  return value instanceof ListParseError;
-}

@@ -9,6 +9,7 @@ import { toVersion, type VersionRow } from "./rows";
 import type { ImportProgress, ImportReport, ListSnapshot, ListVersion, SourceImport, SourceImportResult } from "./types";
 
 const CHUNK = 5_000;
+const EXP_GC = Number(process.env.EXP_GC ?? 0);
 
 /**
  * Turns parsed sources into immutable list versions and one new snapshot.
@@ -41,7 +42,20 @@ export async function recordImport(
       results.push({ source: item.source, status: "unchanged", version: toVersion(previous) });
       continue;
     }
-    const built = await writeEntities(db, item, previous, options.onProgress);
+    let built: WrittenEntities;
+    try {
+      built = await writeEntities(db, item, previous, options.onProgress);
+    } catch (err) {
+      // A streamed list can fail to parse after chunks of it were written: drop them now rather
+      // than leave up to a million orphan rows until the next import.
+      try {
+        removeOrphans(db);
+      } catch {
+        // The next import removes them.
+      }
+      throw err;
+    }
+    // Read after the entities: a streamed list knows its publication date and warnings only at its end.
     const row: VersionRow = {
       id: built.versionId,
       source: item.source,
@@ -152,6 +166,7 @@ async function writeEntities(
     batch.push([versionId, ordinal++, id, hash, data]);
     if (batch.length >= CHUNK) {
       flush();
+      if (EXP_GC > 0 && ordinal % EXP_GC === 0) { const g0 = performance.now(); Bun.gc(true); process.stderr.write(`gc ${ordinal} ${(performance.now() - g0).toFixed(0)}ms rss ${Math.round(process.memoryUsage().rss / 1048576)}\n`); }
       // Let the event loop serve requests between chunks when this runs inside the server.
       await Promise.resolve();
     }

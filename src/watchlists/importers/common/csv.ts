@@ -94,13 +94,3 @@ function countNewlines(value: string): number {
 export function hasDosEofMarker(text: string): boolean {
   return text.trimEnd().endsWith(DOS_EOF);
 }
-
-/** Maps header names to column indexes so callers read by name, never by position. */
-export function headerIndex(header: readonly string[]): Map<string, number> {
-  const map = new Map<string, number>();
-  header.forEach((name, idx) => {
-    const key = name.replace(/^\ufeff/, "").trim();
-    if (!map.has(key)) map.set(key, idx);
-  });
-  return map;
-}

@@ -92,6 +92,3 @@ function cellValue(c: XmlNode, shared: readonly string[], file: string, row: num
   }
   return s;
 }
-
-/** The entry that identifies an XLSX workbook, for format detection. */
-export const XLSX_MARKER = "xl/workbook.xml";

@@ -1,47 +1,65 @@
 import type { PepRelation, WatchlistEntity } from "../../entity";
 import type { PersonLink } from "./relations";
 
+const FIELD = "\u001f";
+const RECORD = "\u001e";
+
+export interface PepAssemblerOptions {
+  /** Name of a related person, for the relations kept on a PEP's own record. */
+  nameOf?: (id: string) => string | undefined;
+  /** False for PEPs no other person can point at, so a million-PEP stream need not remember them. */
+  mayBeLinked?: (id: string) => boolean;
+}
+
 /**
  * Decides which persons of a PEP file are listed. A person with a position is a PEP and is
  * emitted at once, its family links kept for reference. A person without one is listed only
  * as a relative or associate of a PEP in the same input (a link in either direction); since
- * the PEP may come later in the file, such persons wait until the end of the input.
+ * the PEP may come later in the file, such persons wait until the end of the input. What is
+ * remembered per PEP is packed into strings: at a million persons, objects cost too much.
  */
 export class PepAssembler {
   skipped = 0;
   private readonly pepNames = new Map<string, string>();
-  private readonly inbound = new Map<string, PepRelation[]>();
-  private readonly pending: { entity: WatchlistEntity; links: PersonLink[] }[] = [];
+  private readonly inbound = new Map<string, string>();
+  /** Waiting persons as JSON text: a fifth of a PEP file may wait here, and text is ~3x smaller than objects. */
+  private readonly pending: string[] = [];
 
-  constructor(private readonly nameOf: (id: string) => string | undefined = () => undefined) {}
+  constructor(private readonly options: PepAssemblerOptions = {}) {}
 
   /** Returns the entity when it can be emitted now. */
   add(entity: WatchlistEntity, links: PersonLink[]): WatchlistEntity | undefined {
     const pep = entity.pep ?? { positions: [], relations: [] };
     entity.pep = pep;
     if (pep.positions.length === 0) {
-      this.pending.push({ entity, links });
+      if (links.length > 0 || this.options.mayBeLinked?.(entity.externalId) !== false) this.pending.push(JSON.stringify({ entity, links }));
+      else this.skipped++;
       return undefined;
     }
-    this.pepNames.set(entity.externalId, entity.primaryName);
+    const id = entity.externalId;
+    if (this.options.mayBeLinked?.(id) !== false) this.pepNames.set(id, entity.primaryName);
     for (const link of links) {
-      const list = this.inbound.get(link.targetId) ?? [];
-      list.push({ relatedId: entity.externalId, relatedName: entity.primaryName, relationship: link.inverse });
-      this.inbound.set(link.targetId, list);
-      addRelation(pep.relations, relation(link.targetId, this.nameOf(link.targetId), link.relationship));
+      const packed = `${id}${FIELD}${link.inverse}`;
+      const existing = this.inbound.get(link.targetId);
+      this.inbound.set(link.targetId, existing ? `${existing}${RECORD}${packed}` : packed);
+      addRelation(pep.relations, relation(link.targetId, this.options.nameOf?.(link.targetId), link.relationship));
     }
     return entity;
   }
 
   /** Relatives and associates of PEPs, once every PEP of the input has been seen. */
   *finish(): Generator<WatchlistEntity> {
-    for (const { entity, links } of this.pending) {
+    for (const text of this.pending) {
+      const { entity, links } = JSON.parse(text) as { entity: WatchlistEntity; links: PersonLink[] };
       const relations: PepRelation[] = [];
       for (const link of links) {
         const name = this.pepNames.get(link.targetId);
         if (name !== undefined) addRelation(relations, relation(link.targetId, name, link.relationship));
       }
-      for (const r of this.inbound.get(entity.externalId) ?? []) addRelation(relations, r);
+      for (const packed of (this.inbound.get(entity.externalId) ?? "").split(RECORD)) {
+        const [pepId, relationship] = packed.split(FIELD);
+        if (pepId && relationship) addRelation(relations, relation(pepId, this.pepNames.get(pepId), relationship));
+      }
       if (relations.length === 0) {
         this.skipped++;
         continue;

@@ -9,13 +9,22 @@ import { newPepStreamStats, type PepStreamStats } from "./stream-stats";
 export interface PepFile {
   name: string;
   bytes: Uint8Array;
+  /**
+   * The file's lines, afresh on each call, for a file too large to hold (read from disk). When set,
+   * `bytes` is never read and the file is read as line-JSON, not as one JSON document.
+   */
+  lines?: () => Iterable<string>;
+}
+
+function linesOf(file: PepFile): Iterable<string> {
+  return file.lines ? file.lines() : byteLines(file.bytes, file.name);
 }
 
 /** Files up to this size may be one JSON document (a wbgetentities response); larger ones are read by line. */
 const WHOLE_JSON_LIMIT = 64 * 1024 * 1024;
 
 function wholeDocument(file: PepFile): LocatedEntity[] | undefined {
-  if (file.bytes.length > WHOLE_JSON_LIMIT) return undefined;
+  if (file.lines || file.bytes.length > WHOLE_JSON_LIMIT) return undefined;
   const text = decodeText(file.bytes).text;
   const first = text.trimStart()[0];
   if (first !== "{" && first !== "[") return undefined;
@@ -40,7 +49,7 @@ function buildLookup(files: readonly PepFile[], documents: Map<PepFile, LocatedE
       continue;
     }
     let lineNo = 0;
-    for (const line of byteLines(file.bytes, file.name)) {
+    for (const line of linesOf(file)) {
       lineNo++;
       if (line.includes('"Q5"')) continue;
       for (const item of parseWikidataLine(line, file.name, lineNo)) addToLookup(lookup, item);
@@ -88,7 +97,7 @@ export function streamWikidataFiles(
     for (const file of entityFiles) {
       const doc = documents.get(file);
       if (doc) yield* doc;
-      else yield* entitiesOfLines(byteLines(file.bytes, file.name), file.name);
+      else yield* entitiesOfLines(linesOf(file), file.name);
     }
   }
   return pepFromWikidataEntities(items(), { lookup, stats });
@@ -97,7 +106,7 @@ export function streamWikidataFiles(
 /** FollowTheMoney line-JSON files, read as one graph, as a stream. */
 export function streamFtmFiles(files: readonly PepFile[], stats: PepStreamStats): AsyncGenerator<WatchlistEntity> {
   return parseFtmSources(
-    files.map((f) => ({ name: f.name, lines: () => byteLines(f.bytes, f.name) })),
+    files.map((f) => ({ name: f.name, lines: () => linesOf(f) })),
     stats,
   );
 }

@@ -58,18 +58,3 @@ const SCHEMA = /"schema"\s*:\s*"([A-Za-z]+)"/;
 export function schemaOfLine(line: string): string | undefined {
   return SCHEMA.exec(line)?.[1];
 }
-
-const CAPTION = /"caption"\s*:\s*"((?:[^"\\]|\\.)*)"/;
-const ID = /"id"\s*:\s*"((?:[^"\\]|\\.)*)"/;
-
-/** Id and caption of a raw line, without parsing the whole entity. */
-export function idAndCaption(line: string): { id: string; caption: string } | undefined {
-  const id = ID.exec(line)?.[1];
-  const caption = CAPTION.exec(line)?.[1];
-  if (!id || caption === undefined) return undefined;
-  try {
-    return { id: JSON.parse(`"${id}"`) as string, caption: JSON.parse(`"${caption}"`) as string };
-  } catch {
-    return undefined;
-  }
-}

@@ -1,10 +1,9 @@
 import type { WatchlistEntity } from "../../entity";
 import { ListParseError } from "../../errors";
 import { laterDate } from "../common/dates";
-import { collectionHint } from "../common/gc";
 import type { LineSource } from "../common/lines";
 import { PepAssembler } from "./assemble";
-import { type FtmEntity, idAndCaption, parseFtmLine, prop, schemaOfLine } from "./ftm-json";
+import { type FtmEntity, parseFtmLine, prop, schemaOfLine } from "./ftm-json";
 import { type FtmOccupancy, type FtmPosition, mapFtmPerson, toFtmPosition } from "./ftm-map";
 import { linkTo, normalizeRelationship, type PersonLink } from "./relations";
 import { newPepStreamStats, type PepStreamStats } from "./stream-stats";
@@ -20,11 +19,30 @@ export interface FtmSource {
   lines: () => LineSource;
 }
 
+/** Everything but the persons. Occupancies are packed into strings: there is one per PEP. */
 interface FtmGraph {
   positions: Map<string, FtmPosition>;
-  occupancies: Map<string, FtmOccupancy[]>;
+  occupancies: Map<string, string>;
   links: Map<string, PersonLink[]>;
-  captions: Map<string, string>;
+}
+
+const FIELD = "\u001f";
+const RECORD = "\u001e";
+
+function packOccupancy(occ: FtmOccupancy): string {
+  return [occ.post ?? "", occ.start ?? "", occ.end ?? ""].join(FIELD);
+}
+
+function unpackOccupancies(packed: string | undefined): FtmOccupancy[] {
+  if (!packed) return [];
+  return packed.split(RECORD).map((p) => {
+    const [post, start, end] = p.split(FIELD);
+    const occ: FtmOccupancy = {};
+    if (post) occ.post = post;
+    if (start) occ.start = start;
+    if (end) occ.end = end;
+    return occ;
+  });
 }
 
 const PERSON = "Person";
@@ -46,17 +64,14 @@ function addLinks(graph: FtmGraph, entity: FtmEntity, otherProp: string, fallbac
   }
 }
 
-/** First pass: everything but Person entities (Position, Occupancy, Family, Associate), plus captions. */
+/** First pass: everything but Person entities (Position, Occupancy, Family, Associate). */
 async function readGraph(sources: readonly FtmSource[], stats: PepStreamStats): Promise<FtmGraph> {
-  const graph: FtmGraph = { positions: new Map(), occupancies: new Map(), links: new Map(), captions: new Map() };
+  const graph: FtmGraph = { positions: new Map(), occupancies: new Map(), links: new Map() };
   for await (const { file, line, lineNo } of numbered(sources)) {
-    collectionHint(lineNo);
     if (schemaOfLine(line) === PERSON) {
       if (!line.trimEnd().endsWith("}")) {
         throw new ListParseError({ file, location: `line ${lineNo}`, reason: "Person line is cut short (the file may be truncated)" });
       }
-      const ref = idAndCaption(line);
-      if (ref) graph.captions.set(ref.id, ref.caption);
       continue;
     }
     const entity = parseFtmLine(line, file, lineNo);
@@ -64,8 +79,11 @@ async function readGraph(sources: readonly FtmSource[], stats: PepStreamStats): 
     stats.publishedAt = laterDate(stats.publishedAt, entity.last_seen);
     if (entity.schema === "Position") graph.positions.set(entity.id, toFtmPosition(entity));
     else if (entity.schema === "Occupancy") {
-      const occ: FtmOccupancy = { post: prop(entity, "post")[0], start: prop(entity, "startDate")[0], end: prop(entity, "endDate")[0] };
-      for (const holder of prop(entity, "holder")) push(graph.occupancies, holder, occ);
+      const packed = packOccupancy({ post: prop(entity, "post")[0], start: prop(entity, "startDate")[0], end: prop(entity, "endDate")[0] });
+      for (const holder of prop(entity, "holder")) {
+        const existing = graph.occupancies.get(holder);
+        graph.occupancies.set(holder, existing ? `${existing}${RECORD}${packed}` : packed);
+      }
     } else if (entity.schema === "Family") addLinks(graph, entity, "relative", "relative");
     else if (entity.schema === "Associate") addLinks(graph, entity, "associate", "associate");
   }
@@ -92,14 +110,13 @@ async function* numbered(sources: readonly FtmSource[]): AsyncGenerator<{ file: 
 /** Like parseFtmLines, over several files read as one graph. */
 export async function* parseFtmSources(sources: readonly FtmSource[], stats: PepStreamStats = newPepStreamStats()): AsyncGenerator<WatchlistEntity> {
   const graph = await readGraph(sources, stats);
-  const assembler = new PepAssembler((id) => graph.captions.get(id));
+  const assembler = new PepAssembler({ mayBeLinked: (id) => graph.links.has(id) });
   for await (const { file, line, lineNo } of numbered(sources)) {
-    collectionHint(lineNo);
     if (schemaOfLine(line) !== PERSON) continue;
     const entity = parseFtmLine(line, file, lineNo);
     if (!entity) continue;
     stats.publishedAt = laterDate(stats.publishedAt, entity.last_seen);
-    const mapped = mapFtmPerson(entity, graph.occupancies.get(entity.id) ?? [], graph.positions);
+    const mapped = mapFtmPerson(entity, unpackOccupancies(graph.occupancies.get(entity.id)), graph.positions);
     if (!mapped) {
       stats.warnings.push(`${file} line ${lineNo}: Person ${entity.id} has no name; skipped`);
       continue;

@@ -1,7 +1,6 @@
 import type { WatchlistEntity } from "../../entity";
 import { ListParseError } from "../../errors";
 import { laterDate } from "../common/dates";
-import { collectionHint } from "../common/gc";
 import type { LineSource } from "../common/lines";
 import { PepAssembler } from "./assemble";
 import { entitiesIn, type WdEntity } from "./json";
@@ -57,10 +56,8 @@ export async function* pepFromWikidataEntities(
 ): AsyncGenerator<WatchlistEntity> {
   const lookup = opts.lookup ?? new Map();
   const stats = opts.stats ?? newPepStreamStats();
-  const assembler = new PepAssembler((id) => labelOf(lookup, id));
-  let seen = 0;
+  const assembler = new PepAssembler({ nameOf: (id) => labelOf(lookup, id) });
   for await (const { item, where } of items) {
-    collectionHint(++seen);
     stats.publishedAt = laterDate(stats.publishedAt, item.modified);
     if (!isHuman(item)) {
       addToLookup(lookup, item);
