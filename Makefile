@@ -27,7 +27,7 @@ typecheck: install
 	node_modules/.bin/tsc --noEmit -p tsconfig.json
 
 lint: install
-	node_modules/.bin/biome check src test scripts bench
+	node_modules/.bin/biome check
 
 check: typecheck lint test
 
