@@ -91,7 +91,7 @@ const VERIFY_LIMIT = 300;
  * (trigram floor, then similarity), the same transliteration-folded spelling, phonetic keys,
  * consonant transliterations across scripts, and given-name equivalents.
  */
-export function expandToken(index: MatchIndex, text: string, abjad: boolean, options: ExpandOptions): Expansion[] {
+export function expandToken(index: MatchIndex, text: string, abjad: boolean, options: ExpandOptions, joined = false): Expansion[] {
   const { vocab } = index;
   const found = new Map<number, Expansion>();
   const exact = vocab.ids.get(text);
@@ -103,9 +103,11 @@ export function expandToken(index: MatchIndex, text: string, abjad: boolean, opt
     const c = compareTokens(q, vocabForm(index, t));
     if (c.sim > 0) offer(found, t, c.sim, c.kind);
   };
-  for (const t of trigramNeighbours(index, text, options.trigramFloor)) consider(t);
+  // A joined pair ("nasr allah") is looked up by spelling only: its parts are already expanded
+  // fuzzily one by one, and scoring re-pairs them, so the costly trigram search adds nothing.
+  if (!joined) for (const t of trigramNeighbours(index, text, options.trigramFloor)) consider(t);
   for (const t of vocab.looseIds.get(q.loose) ?? []) consider(t);
-  if (options.phonetic) {
+  if (options.phonetic && !joined) {
     for (const key of phoneticKeys(text)) {
       for (const t of vocab.phonetic.get(key) ?? []) {
         const c = compareTokens(q, vocabForm(index, t));
@@ -122,7 +124,7 @@ export function expandToken(index: MatchIndex, text: string, abjad: boolean, opt
     if (abjad && !vocab.abjad[t] && abjadMatches(text, other)) offer(found, t, ABJAD_SIM, "transliteration");
     else if (!abjad && vocab.abjad[t] && abjadMatches(other, text)) offer(found, t, ABJAD_SIM, "transliteration");
   }
-  if (options.nicknames) {
+  if (options.nicknames && !joined) {
     for (const name of index.equivalents.get(text) ?? []) {
       // "Al" (Alexander) and "Ed" (Edward) must not become the particles al/ed.
       if (PARTICLES.has(name)) continue;

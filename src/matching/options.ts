@@ -17,7 +17,7 @@ export const PRESET_LISTS: Record<CoveragePreset, readonly SourceList[]> = {
 };
 
 export const DEFAULT_OPTIONS = {
-  threshold: 0.8,
+  threshold: 0.82,
   exactMatch: false,
   adverseMedia: null,
   monitor: false,
@@ -41,7 +41,7 @@ const sourceList = z.enum(SOURCE_LISTS);
 const pepTier = z.enum(PEP_TIERS as readonly PepTier[] as [PepTier, ...PepTier[]]);
 
 const fields = {
-  threshold: z.number().min(0.5).max(1).describe("Minimum match score (0.5–1) for a listed entity to be reported. Default 0.8."),
+  threshold: z.number().min(0.5).max(1).describe("Minimum match score (0.5–1) for a listed entity to be reported. Default 0.82."),
   exactMatch: z.boolean().describe("Only report names equal to the subject's after normalisation (case, accents, script, punctuation, token order, titles and legal forms). Default false."),
   adverseMedia: z.boolean().nullable().describe("Run the adverse-media check. null = follow coveragePreset (on for \"full\"). Default null."),
   monitor: z.boolean().describe("Enrol the subject in ongoing monitoring after the screen. Default false."),

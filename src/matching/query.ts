@@ -35,20 +35,21 @@ export interface QueryPlan {
 
 const CACHE_LIMIT = 20000;
 
-function cachedExpansions(index: MatchIndex, text: string, abjad: boolean, options: ExpandOptions): readonly Expansion[] {
+function cachedExpansions(index: MatchIndex, text: string, abjad: boolean, options: ExpandOptions, joined: boolean): readonly Expansion[] {
   const cache = index.scratch.expansionCache;
-  const key = `${text}|${abjad ? 1 : 0}|${options.trigramFloor}|${options.phonetic ? 1 : 0}|${options.nicknames ? 1 : 0}|${options.exactOnly ? 1 : 0}`;
+  const flags = (abjad ? 1 : 0) | (options.phonetic ? 2 : 0) | (options.nicknames ? 4 : 0) | (options.exactOnly ? 8 : 0) | (joined ? 16 : 0);
+  const key = `${text}|${flags}|${options.trigramFloor}`;
   let hit = cache.get(key);
   if (!hit) {
     if (cache.size >= CACHE_LIMIT) cache.clear();
-    hit = expandToken(index, text, abjad, options);
+    hit = expandToken(index, text, abjad, options, joined);
     cache.set(key, hit);
   }
   return hit;
 }
 
-function makeToken(index: MatchIndex, text: string, flags: number, options: ExpandOptions): QueryToken {
-  const expansions = cachedExpansions(index, text, (flags & TOKEN_ABJAD) !== 0, options);
+function makeToken(index: MatchIndex, text: string, flags: number, options: ExpandOptions, joined = false): QueryToken {
+  const expansions = cachedExpansions(index, text, (flags & TOKEN_ABJAD) !== 0, options, joined);
   const sims = new Map<number, Expansion | null>();
   for (const e of expansions) sims.set(e.token, e);
   const weight = tokenWeight(queryTokenWeight(index, expansions), flags, text.length);
@@ -65,7 +66,7 @@ export function planQuery(index: MatchIndex, raw: string, options: ExpandOptions
     if ((name.flags[start]! | name.flags[start + 1]!) & TOKEN_NOISE) continue;
     const text = name.tokens[start]! + name.tokens[start + 1]!;
     const abjad = name.flags[start]! & name.flags[start + 1]! & TOKEN_ABJAD;
-    joined.push({ start, token: makeToken(index, text, abjad, options) });
+    joined.push({ start, token: makeToken(index, text, abjad, options, true) });
   }
   let totalWeight = 0;
   for (const t of tokens) totalWeight += t.weight;

@@ -8,7 +8,7 @@ import { combineCoverage, isSubstantive, minQueryShare } from "./score";
  * Candidates whose retrieval estimate is this far below the threshold are not scored. The estimate
  * is rough (it ignores alignment details), so the margin is wide; the eval checks it costs no recall.
  */
-export const PRESCORE_MARGIN = 0.25;
+export const PRESCORE_MARGIN = 0.15;
 
 export interface RetrieveOptions {
   readonly threshold: number;
@@ -130,16 +130,11 @@ const BUDGET_EXEMPT_SIM = 0.9;
 /** Candidate names in pre-score order, at most `candidateLimit`. */
 export function retrieve(index: MatchIndex, plan: QueryPlan, options: RetrieveOptions): number[] {
   if (plan.totalWeight <= 0) return [];
-  const { vocab, names } = index;
   const buf = buffersOf(index.scratch);
   const slots = planSlots(plan, options.threshold);
   const first = reserveStamps(index.scratch, buf, slots.length);
-  const { ints, floats, touched } = buf;
-  const starts = vocab.postings.start;
-  const postings = vocab.postings.values;
-  const sources = names.source;
-  const mask = options.sourceMask;
-  touched.length = 0;
+  const starts = index.vocab.postings.start;
+  buf.touched.length = 0;
   for (let k = 0; k < slots.length; k++) {
     const slot = slots[k]!;
     const stamp = first + k;
@@ -148,31 +143,59 @@ export function retrieve(index: MatchIndex, plan: QueryPlan, options: RetrieveOp
       for (const e of slot.token.expansions) total += starts[e.token + 1]! - starts[e.token]!;
       if (updateByCandidates(index, buf, slot, stamp, total)) continue;
     }
-    const creates = slot.creates;
-    let read = 0;
-    for (const e of slot.token.expansions) {
-      if (read > SLOT_POSTINGS_BUDGET && e.sim < BUDGET_EXEMPT_SIM) break;
-      const sim = e.sim;
-      const candidateWeight = vocab.idf[e.token]! * sim;
-      const end = starts[e.token + 1]!;
-      const begin = starts[e.token]!;
-      read += end - begin;
-      for (let p = begin; p < end; p++) {
-        const n = postings[p]!;
-        const seen = ints[n * RECORD]!;
-        if (seen < first) {
-          if (!creates || !((mask >>> sources[n]!) & 1)) continue;
-          const r = n * RECORD;
-          floats[r + R_ACC_QUERY] = 0;
-          floats[r + R_ACC_CANDIDATE] = 0;
-          ints[r + R_MATCHED] = 0;
-          touched.push(n);
+    walkPostings(index, buf, slot, stamp, first, options.sourceMask);
+  }
+  return select(index, plan, options, buf.touched.length);
+}
+
+/**
+ * The hot loop: one slot's postings, first hits creating candidates (creating slots only) and
+ * every hit crediting the slot's best similarity. Written out flat, no calls per posting.
+ */
+function walkPostings(index: MatchIndex, buf: SearchBuffers, slot: Slot, stamp: number, first: number, mask: number): void {
+  const { vocab, names } = index;
+  const { ints, floats, touched } = buf;
+  const starts = vocab.postings.start;
+  const postings = vocab.postings.values;
+  const sources = names.source;
+  const creates = slot.creates;
+  const weight = slot.weight;
+  const substantive = slot.substantive;
+  let read = 0;
+  for (const e of slot.token.expansions) {
+    if (read > SLOT_POSTINGS_BUDGET && e.sim < BUDGET_EXEMPT_SIM) break;
+    const sim = e.sim;
+    const candidateWeight = vocab.idf[e.token]! * sim;
+    const begin = starts[e.token]!;
+    const end = starts[e.token + 1]!;
+    read += end - begin;
+    for (let p = begin; p < end; p++) {
+      const n = postings[p]!;
+      const r = n * RECORD;
+      const seen = ints[r]!;
+      if (seen === stamp) {
+        const best = floats[r + R_BEST]!;
+        if (sim > best) {
+          floats[r + R_ACC_QUERY]! += weight * (sim - best);
+          floats[r + R_BEST] = sim;
         }
-        credit(buf, n, stamp, slot, sim, candidateWeight);
+        continue;
       }
+      if (seen < first) {
+        if (!creates || !((mask >>> sources[n]!) & 1)) continue;
+        floats[r + R_ACC_QUERY] = weight * sim;
+        floats[r + R_ACC_CANDIDATE] = candidateWeight;
+        ints[r + R_MATCHED] = substantive;
+        touched.push(n);
+      } else {
+        floats[r + R_ACC_QUERY]! += weight * sim;
+        floats[r + R_ACC_CANDIDATE]! += candidateWeight;
+        ints[r + R_MATCHED]! += substantive;
+      }
+      ints[r] = stamp;
+      floats[r + R_BEST] = sim;
     }
   }
-  return select(index, plan, options, touched.length);
 }
 
 const BINS = 256;
@@ -213,12 +236,17 @@ function select(index: MatchIndex, plan: QueryPlan, options: RetrieveOptions, co
       if (above >= options.candidateLimit) break;
     }
   }
+  // Everything above the cut-off bin, then from the cut-off bin in retrieval order (deterministic)
+  // until the limit: a bin can hold 10^4 equal estimates that must not all be sorted.
   const chosen: number[] = [];
+  const tied: number[] = [];
   for (let k = 0; k < kept.length; k++) {
     const n = kept.get(k);
     const bin = Math.min(BINS - 1, Math.floor(((floats[n * RECORD + R_ESTIMATE]! - preFloor) / span) * BINS));
-    if (bin >= cutoff) chosen.push(n);
+    if (bin > cutoff || cutoff === 0) chosen.push(n);
+    else if (bin === cutoff && chosen.length + tied.length < options.candidateLimit) tied.push(n);
   }
+  for (const n of tied) if (chosen.length < options.candidateLimit) chosen.push(n);
   chosen.sort((a, b) => floats[b * RECORD + R_ESTIMATE]! - floats[a * RECORD + R_ESTIMATE]! || a - b);
   if (chosen.length > options.candidateLimit) chosen.length = options.candidateLimit;
   return chosen;

@@ -47,10 +47,15 @@ export function combineParts(matched: number, pairWeight: number, uq: number, uc
   return denominator > 0 ? matched / denominator : 0;
 }
 
-/** Retrieval's estimate from coverage shares alone (q of the query weight, c of the candidate's). */
+/**
+ * Retrieval's estimate from coverage shares alone (q of the query weight, c of the candidate's).
+ * It charges what is unmatched as omissions only: a query token retrieval did not pair (a typo
+ * under the trigram floor, "Sugn") may still pair in scoring, so no conflict is assumed yet.
+ */
 export function combineCoverage(q: number, queryWeight: number, c: number, candidateWeight: number): number {
   const matched = (q * queryWeight + c * candidateWeight) / 2;
-  return combineParts(matched, matched, (1 - q) * queryWeight, (1 - c) * candidateWeight);
+  const unmatched = (1 - q) * queryWeight + (1 - c) * candidateWeight;
+  return matched / Math.max(1e-9, matched + OMISSION_PENALTY * unmatched);
 }
 
 /**

@@ -180,14 +180,15 @@ export function looseForm(token: string): string {
 }
 
 const SKELETON_RULES: readonly [RegExp, string][] = [
-  [/dh/g, "d"], [/th/g, "t"], [/kh/g, "h"], [/ph/g, "f"], [/[qcgj]/g, "k"], [/p/g, "b"], [/v/g, "f"],
+  [/sch|sh|ch|kh/g, "x"], [/dh/g, "d"], [/th/g, "t"], [/ph/g, "f"], [/[qcgj]/g, "k"], [/p/g, "b"], [/v/g, "f"],
 ];
 const SKELETON_DROP_RE = /[aeiouyw]/g;
 const DOUBLE_RE = /(.)\1+/g;
 
 /**
  * Consonant skeleton: what Arabic, Hebrew or Thai script keeps of a name once transliterated
- * ("mhmd" for محمد), with the consonants those scripts and Latin spellings confuse merged.
+ * ("mhmd" for محمد), with the consonants those scripts and Latin spellings confuse merged (Latin
+ * "ch" is ش in French spellings and خ in German ones, so sh/ch/kh share one key).
  * Vowels, w/y (long vowels) and a final h (ta marbuta) go; doubled letters collapse. Used only to
  * find candidates across scripts; abjadMatches decides whether they really correspond.
  */

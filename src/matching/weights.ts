@@ -1,6 +1,7 @@
 /**
- * Named constants of the scoring model. Each was set on the training half of the eval set
- * (test/eval, `make eval`) and checked on the held-out half; docs/matching.md explains them.
+ * Named constants of the scoring model, set while iterating on the eval (test/eval, `make eval`);
+ * the default threshold that sits on top of them is chosen on the eval's training split only and
+ * checked on the held-out split. docs/matching.md explains each.
  */
 
 /** Weight multiplier of honorifics, titles and legal forms ("Dr", "Sheikh", "LLC"). */

@@ -1,3 +1,4 @@
+import { DEFAULT_OPTIONS } from "@/matching/options";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -99,7 +100,7 @@ describe("aml screen", () => {
 describe("aml profile", () => {
   test("show prints the defaults; set --set merges; set --json-file replaces; bad values name the field", async () => {
     const shown = ok(await runCli(["--json", "profile", "show", tenantSlug], { dataDir }));
-    expect(JSON.parse(shown)).toMatchObject({ isDefault: true, options: { threshold: 0.8 } });
+    expect(JSON.parse(shown)).toMatchObject({ isDefault: true, options: { threshold: DEFAULT_OPTIONS.threshold } });
 
     const set = ok(await runCli(["--json", "profile", "set", tenantSlug, "--set", "threshold=0.9", "--set", "lists=OFAC,UN", "--set", "homeCountry=gb"], { dataDir }));
     expect(JSON.parse(set)).toMatchObject({ isDefault: false, options: { threshold: 0.9, lists: ["OFAC", "UN"], homeCountry: "GB" } });
@@ -110,7 +111,7 @@ describe("aml profile", () => {
     const file = join(dataDir, "profile.json");
     writeFileSync(file, JSON.stringify({ coveragePreset: "sanctions" }));
     const replaced = ok(await runCli(["--json", "profile", "set", tenantSlug, "--json-file", file], { dataDir }));
-    expect(JSON.parse(replaced).options).toMatchObject({ threshold: 0.8, coveragePreset: "sanctions", lists: null });
+    expect(JSON.parse(replaced).options).toMatchObject({ threshold: DEFAULT_OPTIONS.threshold, coveragePreset: "sanctions", lists: null });
 
     const bad = await runCli(["profile", "set", tenantSlug, "--set", "candidateLimit=1"], { dataDir });
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining("candidateLimit")]);

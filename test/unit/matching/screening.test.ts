@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { DEFAULT_OPTIONS } from "../../../src/matching/options";
 import { CTX, find, fixtureIndex, key, run } from "./helpers";
 
 describe("date of birth", () => {
@@ -29,7 +30,7 @@ describe("date of birth", () => {
     const r = run({ fullName: "Hassan Nasrallah", dateOfBirth: "1990-01-01" }, { dobMismatchPenalty: 0.5 });
     const m = find(r, "OFAC:10032")!;
     expect(m.explanation.dobMismatchSurfaced).toBe(true);
-    expect(m.score).toBe(0.8);
+    expect(m.score).toBe(DEFAULT_OPTIONS.threshold);
     expect(r.outcome.decision).toBe("Review");
   });
   test("without surfacing the mismatching match disappears", () => {
