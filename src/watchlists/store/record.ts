@@ -8,14 +8,23 @@ import { latestSnapshot } from "./read";
 import { toVersion, type VersionRow } from "./rows";
 import type { ImportProgress, ImportReport, ListSnapshot, ListVersion, SourceImport, SourceImportResult } from "./types";
 
-const CHUNK = 5_000;
-const EXP_GC = Number(process.env.EXP_GC ?? 0);
+/**
+ * Entity rows per write transaction. Small, so the write lock is held briefly and the batch's JSON
+ * strings die young: a batch alive during a young-generation GC is promoted and then lingers.
+ */
+const CHUNK = 1_000;
+/**
+ * WAL pages between automatic checkpoints while entities are written (SQLite's default is 1000).
+ * Each checkpoint ends in an fsync; a million-entity list (1.7 GB) would pay for ~430 of them.
+ */
+const IMPORT_WAL_AUTOCHECKPOINT = 10_000;
 
 /**
  * Turns parsed sources into immutable list versions and one new snapshot.
  * Entities go in chunks of short transactions (screenings keep writing meanwhile); the version rows
  * and the snapshot that make them visible commit together at the end, so a crash mid-import leaves
- * the serving snapshot untouched and only orphan entity rows, which the next import removes.
+ * the serving snapshot untouched and only orphan entity and change rows, which the next import removes
+ * (or this one, when a streamed list fails part-way).
  */
 export async function recordImport(
   db: Db,
@@ -27,62 +36,72 @@ export async function recordImport(
   const at = options.at ?? new Date();
   removeOrphans(db);
   const current = latestSnapshot(db);
-  const pending: Array<{ row: VersionRow; changes: Array<[string, string]> }> = [];
+  const pending: VersionRow[] = [];
   const results: SourceImportResult[] = [];
   const seenSources = new Set<SourceList>();
 
-  for (const item of imports) {
-    if (seenSources.has(item.source)) {
-      throw new Error(`Two files were recognised as ${item.source} in one import; import them separately`);
-    }
-    seenSources.add(item.source);
-    const sha256 = combinedSha(item);
-    const previous = currentVersionRow(db, current, item.source);
-    if (previous && previous.sha256 === sha256 && previous.is_demo === (item.isDemo ? 1 : 0)) {
-      results.push({ source: item.source, status: "unchanged", version: toVersion(previous) });
-      continue;
-    }
-    let built: WrittenEntities;
-    try {
-      built = await writeEntities(db, item, previous, options.onProgress);
-    } catch (err) {
-      // A streamed list can fail to parse after chunks of it were written: drop them now rather
-      // than leave up to a million orphan rows until the next import.
-      try {
-        removeOrphans(db);
-      } catch {
-        // The next import removes them.
+  const checkpoints = walAutocheckpoint(db);
+  db.sqlite.run(`PRAGMA wal_autocheckpoint = ${IMPORT_WAL_AUTOCHECKPOINT}`);
+  try {
+    for (const item of imports) {
+      if (seenSources.has(item.source)) {
+        throw new Error(`Two files were recognised as ${item.source} in one import; import them separately`);
       }
-      throw err;
+      seenSources.add(item.source);
+      const sha256 = combinedSha(item);
+      const previous = currentVersionRow(db, current, item.source);
+      if (previous && previous.sha256 === sha256 && previous.is_demo === (item.isDemo ? 1 : 0)) {
+        results.push({ source: item.source, status: "unchanged", version: toVersion(previous) });
+        continue;
+      }
+      let built: WrittenEntities;
+      try {
+        built = await writeEntities(db, item, previous, options.onProgress);
+      } catch (err) {
+        // A streamed list can fail to parse after chunks of it were written: drop them now rather
+        // than leave up to a million orphan rows until the next import.
+        try {
+          removeOrphans(db);
+        } catch {
+          // The next import removes them.
+        }
+        throw err;
+      }
+      // Read after the entities: a streamed list knows its publication date and warnings only at its end.
+      const row: VersionRow = {
+        id: built.versionId,
+        source: item.source,
+        format: item.format,
+        published_at: item.publishedAt,
+        imported_at: at.toISOString(),
+        imported_by: `${meta.actor.type}:${meta.actor.id}`,
+        sha256,
+        files: JSON.stringify(item.files),
+        entity_count: built.entityCount,
+        name_count: built.nameCount,
+        previous_version_id: previous?.id ?? null,
+        added: built.added,
+        removed: built.removed,
+        changed: built.changed,
+        unchanged: built.unchanged,
+        warnings: JSON.stringify(item.warnings.slice(0, 1000)),
+        is_demo: item.isDemo ? 1 : 0,
+      };
+      pending.push(row);
+      results.push({ source: item.source, status: "imported", version: toVersion(row) });
     }
-    // Read after the entities: a streamed list knows its publication date and warnings only at its end.
-    const row: VersionRow = {
-      id: built.versionId,
-      source: item.source,
-      format: item.format,
-      published_at: item.publishedAt,
-      imported_at: at.toISOString(),
-      imported_by: `${meta.actor.type}:${meta.actor.id}`,
-      sha256,
-      files: JSON.stringify(item.files),
-      entity_count: built.entityCount,
-      name_count: built.nameCount,
-      previous_version_id: previous?.id ?? null,
-      added: built.added,
-      removed: built.removed,
-      changed: built.changed,
-      unchanged: built.unchanged,
-      warnings: JSON.stringify(item.warnings.slice(0, 1000)),
-      is_demo: item.isDemo ? 1 : 0,
-    };
-    pending.push({ row, changes: built.changes });
-    results.push({ source: item.source, status: "imported", version: toVersion(row) });
+  } finally {
+    db.sqlite.run(`PRAGMA wal_autocheckpoint = ${checkpoints}`);
   }
 
   if (pending.length === 0) return { snapshot: current, results, durationMs: performance.now() - started };
 
   const snapshot = writeTx(db, () => commitVersions(db, current, pending, meta, at, imports.some((i) => i.isDemo)));
   return { snapshot, results, durationMs: performance.now() - started };
+}
+
+function walAutocheckpoint(db: Db): number {
+  return db.sqlite.query<{ wal_autocheckpoint: number }, []>("PRAGMA wal_autocheckpoint").get()?.wal_autocheckpoint ?? 1000;
 }
 
 function combinedSha(item: SourceImport): string {
@@ -112,9 +131,18 @@ interface WrittenEntities {
   removed: number;
   changed: number;
   unchanged: number;
-  changes: Array<[string, string]>;
 }
 
+/** Lets queued I/O and timers run (a server keeps answering screens during an import); a resolved promise would not. */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Writes the entity rows and their change rows (added, changed, removed against the previous
+ * version) in chunks of short transactions. Change rows, like entity rows, belong to a version id
+ * that is not committed yet: until commitVersions they are orphans that no reader looks at.
+ */
 async function writeEntities(
   db: Db,
   item: SourceImport,
@@ -134,67 +162,69 @@ async function writeEntities(
   const insert = db.sqlite.prepare(
     "INSERT INTO list_entities (version_id, ordinal, external_id, content_hash, data) VALUES (?, ?, ?, ?, ?)",
   );
+  const insertChange = db.sqlite.prepare("INSERT INTO list_changes (version_id, external_id, change) VALUES (?, ?, ?)");
   const seen = new Set<string>();
-  const changes: Array<[string, string]> = [];
+  const counts = { added: 0, removed: 0, changed: 0, unchanged: 0 };
   let ordinal = 0;
   let nameCount = 0;
-  let changed = 0;
-  let unchanged = 0;
-  let batch: Array<[string, number, string, string, string]> = [];
+  let rows: Array<[string, number, string, string, string]> = [];
+  let changes: Array<[string, "added" | "changed" | "removed"]> = [];
   const flush = () => {
-    const rows = batch;
-    batch = [];
+    if (rows.length === 0 && changes.length === 0) return;
+    const [entityRows, changeRows] = [rows, changes];
+    rows = [];
+    changes = [];
     writeTx(db, () => {
-      for (const row of rows) insert.run(...row);
+      for (const row of entityRows) insert.run(...row);
+      for (const [externalId, change] of changeRows) insertChange.run(versionId, externalId, change);
     });
-    onProgress?.({ source: item.source, phase: "entities", done: ordinal });
   };
   for await (const entity of item.entities as AsyncIterable<WatchlistEntity>) {
     const data = JSON.stringify(entity);
     const hash = new Bun.CryptoHasher("sha256").update(data).digest("hex");
     const id = entity.externalId;
-    const old = before.get(id);
     if (!seen.has(id)) {
-      if (old === undefined) changes.push([id, "added"]);
-      else if (old !== hash) {
-        changes.push([id, "changed"]);
-        changed++;
-      } else unchanged++;
       seen.add(id);
+      const old = before.get(id);
+      if (old === undefined) {
+        changes.push([id, "added"]);
+        counts.added++;
+      } else if (old !== hash) {
+        changes.push([id, "changed"]);
+        counts.changed++;
+      } else counts.unchanged++;
     }
     nameCount += entity.names.length;
-    batch.push([versionId, ordinal++, id, hash, data]);
-    if (batch.length >= CHUNK) {
+    rows.push([versionId, ordinal++, id, hash, data]);
+    if (rows.length >= CHUNK) {
       flush();
-      if (EXP_GC > 0 && ordinal % EXP_GC === 0) { const g0 = performance.now(); Bun.gc(true); process.stderr.write(`gc ${ordinal} ${(performance.now() - g0).toFixed(0)}ms rss ${Math.round(process.memoryUsage().rss / 1048576)}\n`); }
-      // Let the event loop serve requests between chunks when this runs inside the server.
-      await Promise.resolve();
+      onProgress?.({ source: item.source, phase: "entities", done: ordinal });
+      await yieldToEventLoop();
     }
   }
-  if (batch.length > 0) flush();
-  let removed = 0;
+  flush();
+  onProgress?.({ source: item.source, phase: "entities", done: ordinal });
   for (const id of before.keys()) {
-    if (!seen.has(id)) {
-      changes.push([id, "removed"]);
-      removed++;
-    }
+    if (seen.has(id)) continue;
+    changes.push([id, "removed"]);
+    counts.removed++;
+    if (changes.length >= CHUNK) flush();
   }
+  flush();
   onProgress?.({ source: item.source, phase: "diff", done: ordinal });
-  const added = changes.length - changed - removed;
-  return { versionId, entityCount: ordinal, nameCount, added, removed, changed, unchanged, changes };
+  return { versionId, entityCount: ordinal, nameCount, ...counts };
 }
 
 function commitVersions(
   db: Db,
   current: ListSnapshot | null,
-  pending: ReadonlyArray<{ row: VersionRow; changes: Array<[string, string]> }>,
+  pending: readonly VersionRow[],
   meta: CallMeta,
   at: Date,
   isDemo: boolean,
 ): ListSnapshot {
-  const insertChange = db.sqlite.prepare("INSERT INTO list_changes (version_id, external_id, change) VALUES (?, ?, ?)");
   const versions: ListVersion[] = [];
-  for (const { row, changes } of pending) {
+  for (const row of pending) {
     db.sqlite.run(
       `INSERT INTO list_versions (id, source, format, published_at, imported_at, imported_by, sha256, files, entity_count,
          name_count, previous_version_id, added, removed, changed, unchanged, warnings, is_demo)
@@ -219,7 +249,6 @@ function commitVersions(
         row.is_demo,
       ],
     );
-    for (const [externalId, change] of changes) insertChange.run(row.id, externalId, change);
     versions.push(toVersion(row));
   }
   // A real import replaces the demo data entirely, so nobody screens against fictional entities by mistake.
