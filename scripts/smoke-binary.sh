@@ -3,6 +3,8 @@
 # far from the build tree and its node_modules, on a new data folder.
 set -euo pipefail
 BIN_SRC=$(realpath "${1:-dist/aml}")
+# Official list files to import with the binary (the real ones beside the repo in CI).
+LISTS_DIR=$(realpath "${SMOKE_LISTS:-$(dirname "$BIN_SRC")/../../shared/watchlists}")
 WORK=$(mktemp -d /tmp/aml-smoke.XXXXXX)
 PORT=${SMOKE_PORT:-18931}
 trap 'kill "$SERVER_PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
@@ -57,6 +59,36 @@ curl -sf -H "X-Api-Key: $KEY" "http://127.0.0.1:$PORT/v1/audit?format=csv" | hea
 step "backup"
 ./aml --data-dir data backup backup-out >/dev/null
 [ -s backup-out/aml.db ] && [ -s backup-out/master.key ] || fail "backup files missing"
+
+step "screen over HTTP against the demo list"
+HIT=$(curl -sf -H "X-Api-Key: $KEY" -H "Content-Type: application/json" "http://127.0.0.1:$PORT/v1/screenings/check" \
+  -d '{"fullName":"Boris Quillfeather","userReference":"smoke-1"}')
+echo "$HIT" | grep -q '"decision":"Match"' || fail "demo screen: $HIT"
+step "lists status / screen / profile"
+./aml --data-dir data lists status | grep -q "FICTIONAL" || fail "lists status does not flag the demo list"
+./aml --data-dir data screen --name "Boris Quillfeather" | grep -q '"decision":"Match"' || fail "aml screen"
+./aml --data-dir data profile show smoke >/dev/null
+./aml --data-dir data profile set smoke --set threshold=0.9 >/dev/null
+./aml --data-dir data --json profile show smoke | grep -q '"threshold": 0.9' || fail "profile set"
+step "webhook verify"
+BODY='{"event":"screening.completed"}'; TS=$(date +%s)
+SIG=$(printf '%s.%s' "$TS" "$BODY" | openssl dgst -sha256 -hmac whsec_smoke -hex | sed 's/^.*= //')
+printf '%s' "$BODY" > body.json
+./aml webhook verify --secret whsec_smoke --timestamp "$TS" --signature "sha256=$SIG" --body-file body.json >/dev/null || fail "valid signature refused"
+if ./aml webhook verify --secret whsec_other --timestamp "$TS" --signature "sha256=$SIG" --body-file body.json >/dev/null 2>&1; then
+  fail "wrong secret accepted"
+fi
+step "login fails cleanly without an identity provider"
+if ./aml login --auth-url http://127.0.0.1:9 --client-id aml-admin-cli --client-secret x 2>login.err; then fail "login succeeded"; fi
+[ "$(wc -l < login.err)" -eq 1 ] || fail "login error is not one line: $(cat login.err)"
+step "lists import of official files (XLSX, XML, CSV set) while serving"
+./aml --data-dir data lists import "$LISTS_DIR/un/consolidated.xml" "$LISTS_DIR/uk/ConList.xlsx" \
+  "$LISTS_DIR/ofac/sdn.csv" "$LISTS_DIR/ofac/add.csv" "$LISTS_DIR/ofac/alt.csv" "$LISTS_DIR/ofac/sdn_comments.csv" >/dev/null
+for _ in $(seq 1 50); do
+  curl -sf -H "X-Api-Key: $KEY" "http://127.0.0.1:$PORT/v1/lists/version" | grep -q '"isDemo":false' && break; sleep 0.2
+done
+VERSION=$(curl -sf -H "X-Api-Key: $KEY" "http://127.0.0.1:$PORT/v1/lists/version")
+for source in OFAC UK UN; do echo "$VERSION" | grep -q "\"source\":\"$source\"" || fail "$source not served: $VERSION"; done
 
 step "graceful stop"
 kill -TERM "$SERVER_PID"
