@@ -5,9 +5,12 @@ import { createLogger, type Logger } from "@/lib/logger";
 import { createSecretBox, loadMasterKey } from "@/lib/secret-box";
 import { openDb } from "@/storage/db";
 
-/** Opens the data folder (creating and migrating it if new) and assembles the shared context. */
-export function openContext(config: Config, options: { log?: Logger } = {}): AppContext {
-  const db = openDb(config.dataDir);
+/**
+ * Opens the data folder (creating it if new) and assembles the shared context. Migrates unless
+ * told not to: the server migrates after it starts listening, so /readyz can report it.
+ */
+export function openContext(config: Config, options: { log?: Logger; migrate?: boolean } = {}): AppContext {
+  const db = openDb(config.dataDir, { migrate: options.migrate !== false });
   return {
     db,
     config,

@@ -2,6 +2,7 @@ import type { Server } from "bun";
 import type { AnyElysia } from "elysia";
 import type { BearerVerifier } from "@/auth/bearer";
 import { bearerFromConfig } from "@/auth/bearer-from-config";
+import { openContext } from "@/bootstrap";
 import type { Config } from "@/config";
 import type { AppContext } from "@/context";
 import { ServiceError } from "@/errors";
@@ -10,10 +11,7 @@ import type { HttpDeps, ReadinessCheck } from "@/http/deps";
 import { problemResponse } from "@/http/problem";
 import { beginRequest } from "@/http/request-state";
 import { Scheduler } from "@/jobs/scheduler";
-import { systemClock } from "@/lib/clock";
 import { createLogger, type Logger } from "@/lib/logger";
-import { createSecretBox, loadMasterKey } from "@/lib/secret-box";
-import { openDb } from "@/storage/db";
 import { migrate } from "@/storage/migrate";
 
 export interface RunningServer {
@@ -45,14 +43,8 @@ export interface ServerExtension {
  */
 export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
   const log = options.log ?? createLogger(config.logLevel);
-  const db = openDb(config.dataDir, { migrate: false });
-  const ctx: AppContext = {
-    db,
-    config,
-    clock: systemClock,
-    log,
-    secrets: createSecretBox(loadMasterKey(config.dataDir)),
-  };
+  const ctx = openContext(config, { log, migrate: false });
+  const db = ctx.db;
   const extensions = options.extensions ?? [];
   let storageReady = false;
   const deps: HttpDeps = {
