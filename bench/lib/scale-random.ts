@@ -1,24 +1,14 @@
 import { closeSync, openSync, writeSync } from "node:fs";
+import { Rng as SeededRng } from "../../test/eval/rng";
 import { type NameTokens, titleCase } from "./scale-tokens";
 
-/** Seeded PRNG (mulberry32): the same seed gives the same files on every machine. */
-export class Rng {
-  private state: number;
-
+/**
+ * The eval's seeded mulberry32 generator plus the helpers the file generator needs; the same seed
+ * gives the same files on every machine. Seed 0 is mapped to a fixed odd constant.
+ */
+export class Rng extends SeededRng {
   constructor(seed: number) {
-    this.state = seed >>> 0 || 0x9e3779b9;
-  }
-
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-
-  int(n: number): number {
-    return Math.floor(this.next() * n);
+    super(seed >>> 0 || 0x9e3779b9);
   }
 
   /** Inclusive range. */
@@ -30,9 +20,9 @@ export class Rng {
     return this.next() < p;
   }
 
-  pick<T>(list: readonly T[]): T {
+  override pick<T>(list: readonly T[]): T {
     if (list.length === 0) throw new Error("pick from an empty list");
-    return list[this.int(list.length)] as T;
+    return super.pick(list);
   }
 
   digits(n: number): string {
