@@ -31,6 +31,7 @@ export interface NameScore {
   readonly alignments: readonly ScoredAlignment[];
   readonly unmatchedQuery: readonly WeightedToken[];
   readonly unmatchedCandidate: readonly WeightedToken[];
+  /** Σ similarity × weight over aligned pairs. */
   readonly matchedWeight: number;
   readonly omissionPenalty: number;
   readonly conflictPenalty: number;

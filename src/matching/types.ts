@@ -1,7 +1,7 @@
 import type { AliasQuality, EntityType, NameKind, PepTier, SourceList } from "../watchlists/entity";
 import type { DobRelation } from "./dates";
 import type { Outcome } from "./outcome";
-import type { ScoredAlignment, WeightedToken } from "./score";
+import type { NameScore } from "./score";
 
 /** The subject to screen. */
 export interface ScreenQuery {
@@ -26,18 +26,9 @@ export interface ScreenContext {
 export type NationalityRelation = "match" | "mismatch" | "unknown";
 
 /** Why a listed entity matched: every feature and what it contributed. */
-export interface MatchExplanation {
-  /** Token-alignment score of the matched name before alias, date and nationality effects. */
+export interface MatchExplanation extends Omit<NameScore, "score"> {
+  /** Token-alignment score of the matched name (NameScore.score) before alias, date and nationality effects. */
   readonly nameScore: number;
-  readonly alignments: readonly ScoredAlignment[];
-  readonly unmatchedQuery: readonly WeightedToken[];
-  readonly unmatchedCandidate: readonly WeightedToken[];
-  /** Σ similarity × weight over aligned pairs. */
-  readonly matchedWeight: number;
-  readonly omissionPenalty: number;
-  readonly conflictPenalty: number;
-  /** Less than 1 when a multi-token subject name matched through a single token. */
-  readonly singleTokenFactor: number;
   readonly aliasQuality: AliasQuality;
   /** Multiplier for the alias's quality (weak aliases score lower). */
   readonly aliasFactor: number;
