@@ -155,5 +155,5 @@ export interface ParsedList {
   /** Non-fatal problems worth reporting (skipped rows with their location and reason). */
   warnings: string[];
   /** Names of the input files this list was read from (an OFAC CSV set is several files). */
-  files?: string[];
+  files: string[];
 }

@@ -81,7 +81,6 @@ export async function importListFiles(db: Db, files: readonly ListFile[], meta: 
   return withImportLock(db, `${meta.actor.type}:${meta.actor.id}`, async () => {
     const { streamed, whole } = splitPepStream(files, options.streamPepBytes ?? LARGE_LIST_FILE_BYTES);
     const parsed = whole.length > 0 ? await parseListFiles(whole.map((f) => ({ name: f.name, bytes: f.bytes }))) : [];
-    for (const list of parsed) list.files ??= parsed.length === 1 ? whole.map((f) => f.name) : [];
     if (parsed.length > 0) options.onParsed?.(parsed);
     const digests = new Map(whole.map((f) => [f.name, { name: f.name, bytes: f.bytes.byteLength, sha256: sha256Hex(f.bytes) }]));
     const imports = mergeBySource(parsed).map(
@@ -89,7 +88,7 @@ export async function importListFiles(db: Db, files: readonly ListFile[], meta: 
         source: group.source,
         format: group.format,
         publishedAt: group.publishedAt,
-        files: (group.files ?? [])
+        files: group.files
           .map((name) => digests.get(name))
           .filter((d): d is NonNullable<typeof d> => d !== undefined),
         entities: group.entities,
@@ -302,7 +301,7 @@ export function mergeBySource(parsed: readonly ParsedList[]): ParsedList[] {
       publishedAt: dates[0] ?? null,
       entities: [...byId.values()],
       warnings,
-      files: [...new Set(ordered.flatMap((p) => p.files ?? []))],
+      files: [...new Set(ordered.flatMap((p) => p.files))],
     };
   });
 }

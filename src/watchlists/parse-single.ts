@@ -47,7 +47,7 @@ function sheetRows(file: ListFile, format: string): SheetRow[] {
 export function parseSingleFile(file: ListFile, detection: Detection): ParsedList {
   const { name } = file;
   const chunks = () => decodeChunks(file.bytes);
-  const list = (): ParsedList => {
+  const list = (): Omit<ParsedList, "files"> => {
     switch (detection.format) {
       case "ofac-xml":
         return toParsedList({ source: "OFAC", format: "ofac-xml", outcome: parseOfacXml(name, chunks), map: mapOfacRecord });

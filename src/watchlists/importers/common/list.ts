@@ -46,7 +46,7 @@ export function toParsedList<T extends { location: string }>(args: {
   format: string;
   outcome: ParseOutcome<T>;
   map: (record: T) => WatchlistEntity | undefined;
-}): ParsedList {
+}): Omit<ParsedList, "files"> {
   const collector = new EntityCollector();
   for (const record of args.outcome.records) collector.add(args.map(record), record.location);
   return {
