@@ -18,11 +18,12 @@
  * parent reports the parent's peak; it is kept as maxRssMB for comparison.
  * BENCH_KEEP=1 keeps the data folder and prints its path on stderr.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb } from "../src/storage/db";
 import { importListFiles, readListPath } from "../src/watchlists/import";
+import { peakRssMiB } from "./lib/stats";
 
 export interface ImportMeasurement {
   label: string;
@@ -40,17 +41,6 @@ export interface ImportMeasurement {
   maxRssMB: number;
   dbMB: number;
   warnings: number;
-}
-
-/** Peak RSS of this process in MiB (VmHWM), else getrusage's maxRSS. */
-export function peakRssMiB(): number {
-  try {
-    const kb = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync("/proc/self/status", "utf8"))?.[1];
-    if (kb) return Number(kb) / 1024;
-  } catch {
-    // Not Linux: fall through.
-  }
-  return process.resourceUsage().maxRSS / 1024;
 }
 
 function fileSize(path: string): number {

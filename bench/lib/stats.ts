@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+
 /** Small measurement helpers shared by the benchmarks. */
 export function percentile(sortedMs: readonly number[], p: number): number {
   if (sortedMs.length === 0) return Number.NaN;
@@ -42,4 +44,15 @@ export function rssMiB(): number {
 export function ratio(a: number, b: number): string {
   if (!Number.isFinite(a) || !Number.isFinite(b) || b === 0) return "n/a";
   return `${(a / b).toFixed(1)}×`;
+}
+
+/** Peak RSS of this process in MiB (VmHWM), else getrusage's maxRSS. */
+export function peakRssMiB(): number {
+  try {
+    const kb = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync("/proc/self/status", "utf8"))?.[1];
+    if (kb) return Number(kb) / 1024;
+  } catch {
+    // Not Linux: fall through.
+  }
+  return process.resourceUsage().maxRSS / 1024;
 }

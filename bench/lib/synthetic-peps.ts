@@ -47,6 +47,11 @@ function titleCase(t: string): string {
 }
 
 export function generatePeps(real: readonly WatchlistEntity[], count: number, seed = 42): WatchlistEntity[] {
+  return Array.from(streamPeps(real, count, seed));
+}
+
+/** The same PEPs one at a time, so an index can be built without holding them all. */
+export function* streamPeps(real: readonly WatchlistEntity[], count: number, seed = 42): Generator<WatchlistEntity> {
   const rand = lcg(seed);
   const p = pools(real);
   const pick = (list: string[]) => titleCase(list[Math.floor(rand() * list.length)]!);
@@ -65,7 +70,6 @@ export function generatePeps(real: readonly WatchlistEntity[], count: number, se
     }
     return info;
   };
-  const out: WatchlistEntity[] = new Array(count);
   for (let i = 0; i < count; i++) {
     const given = pick(p.given);
     const surname = pick(p.surname);
@@ -75,7 +79,7 @@ export function generatePeps(real: readonly WatchlistEntity[], count: number, se
     const country = COUNTRIES[Math.floor(rand() * COUNTRIES.length)]!;
     const roll = rand();
     const id = `Q9${i}`;
-    out[i] = {
+    yield {
       source: "WIKIDATA",
       externalId: id,
       entityType: "person",
@@ -91,5 +95,4 @@ export function generatePeps(real: readonly WatchlistEntity[], count: number, se
       verifyUrl: `https://www.wikidata.org/wiki/${id}`,
     };
   }
-  return out;
 }

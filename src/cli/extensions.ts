@@ -1,5 +1,5 @@
 import type { Config } from "@/config";
-import { buildIndex } from "@/matching/index";
+import { startIndex } from "@/matching/index";
 import { screeningExtension } from "@/screening/extension";
 import type { ServerExtension } from "@/server";
 import { demoListFiles } from "@/watchlists/demo/index";
@@ -12,7 +12,7 @@ import { webhookExtension } from "@/webhooks/extension";
  * the screening routes, which wake the dispatcher after each commit.
  */
 export async function serverExtensions(_config: Config): Promise<ServerExtension[]> {
-  const watchlists = watchlistExtension(buildIndex, { demoFiles: demoListFiles });
+  const watchlists = watchlistExtension(startIndex, { demoFiles: demoListFiles });
   const webhooks = webhookExtension();
   return [watchlists, webhooks, screeningExtension(watchlists, { announce: () => webhooks.wake() })];
 }

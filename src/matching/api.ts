@@ -4,7 +4,7 @@
  *   const options = resolveOptions(profile, overrides);        // tenant profile + request
  *   const result = screen(index, subject, options, context);  // matches, suppressed, outcome
  */
-export { buildIndex, type MatchIndex } from "./index";
+export { buildIndex, IndexBuilder, type MatchIndex, startIndex } from "./index";
 export {
   COVERAGE_PRESETS,
   type CoveragePreset,

@@ -67,19 +67,28 @@ function trigramNeighbours(index: MatchIndex, text: string, floor: number): numb
     } else counts[t] = 0;
   }
   // Verify the tokens sharing the most trigrams first, at most VERIFY_LIMIT of them: a common
-  // suffix ("-evich") can put thousands of tokens over the floor, nearly all of them unrelated.
+  // prefix or suffix ("abdul-", "-evich") can put thousands of tokens over the floor, nearly all
+  // of them unrelated. Ties at the cut-off share as many trigrams; the closest in length go first.
   let minShared = needed;
+  let above = 0;
   if (passing.length > VERIFY_LIMIT) {
-    let kept = 0;
     for (minShared = codes.length + 1; minShared > needed; minShared--) {
-      kept += byShared[minShared]!;
-      if (kept >= VERIFY_LIMIT) break;
+      if (above + byShared[minShared]! >= VERIFY_LIMIT) break;
+      above += byShared[minShared]!;
     }
   }
   const out: number[] = [];
+  const tied: number[] = [];
   for (const t of passing) {
-    if (counts[t]! >= minShared) out.push(t);
+    const shared = counts[t]!;
+    if (shared > minShared || (shared === minShared && passing.length <= VERIFY_LIMIT)) out.push(t);
+    else if (shared === minShared) tied.push(t);
     counts[t] = 0;
+  }
+  if (tied.length > 0) {
+    const gap = (t: number) => Math.abs(vocab.strings[t]!.length - text.length);
+    tied.sort((a, b) => gap(a) - gap(b) || a - b);
+    for (let k = 0; k < tied.length && out.length < VERIFY_LIMIT; k++) out.push(tied[k]!);
   }
   return out;
 }

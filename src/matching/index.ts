@@ -4,12 +4,14 @@ import { birthRange } from "./dates";
 import { buildEquivalents, type Equivalents } from "./equivalents";
 import { GrowableU32 } from "./growable";
 import { type FoldCache, joinedForms, normaliseName, TOKEN_ABJAD, TOKEN_NOISE, TOKEN_PARTICLE } from "./normalise";
+import { CardStore, type MatchCard } from "./cards";
+import { orderPostingsByWeight } from "./postings-order";
 import { createScratch, type SearchScratch } from "./scratch";
 import { buildVocabulary, type Vocabulary } from "./vocab";
 import { INITIAL_WEIGHT, MIN_IDF, NOISE_WEIGHT, PARTICLE_WEIGHT } from "./weights";
 
 /**
- * The in-memory matching index. Built once per list version from WatchlistEntity[]; its data never
+ * The in-memory matching index. Built once per list snapshot from its entities; its data never
  * changes afterwards, so a new version is a new index swapped in by reference. Per-name and
  * per-entity facts live in typed arrays (a few bytes per name), not in an object per name.
  */
@@ -42,7 +44,9 @@ export interface EntityTable {
 }
 
 export interface MatchIndex {
-  readonly entities: readonly WatchlistEntity[];
+  readonly entityCount: number;
+  /** Per entity, what a match shows of it (decoded on demand, see CardStore). */
+  readonly cards: CardStore;
   readonly vocab: Vocabulary;
   readonly names: NameTable;
   readonly entityTable: EntityTable;
@@ -60,31 +64,6 @@ export function tokenWeight(idf: number, flags: number, length: number): number 
   return base;
 }
 
-function buildEntityTable(entities: readonly WatchlistEntity[]): EntityTable {
-  const n = entities.length;
-  const source = new Uint8Array(n);
-  const type = new Uint8Array(n);
-  const deceased = new Uint8Array(n);
-  const dobStart = new Uint32Array(n + 1);
-  const natStart = new Uint32Array(n + 1);
-  const dob: number[] = [];
-  const nat: number[] = [];
-  for (let e = 0; e < n; e++) {
-    const entity = entities[e]!;
-    source[e] = SOURCE_LISTS.indexOf(entity.source);
-    type[e] = Math.max(0, ENTITY_TYPES.indexOf(entity.entityType));
-    deceased[e] = entity.deceased ? 1 : 0;
-    for (const birth of entity.birth) {
-      const r = birthRange(birth);
-      if (r) dob.push(r.yearFrom, r.yearTo, r.month, r.day);
-    }
-    for (const code of entity.nationalities) if (/^[A-Z]{2}$/.test(code)) nat.push(packCountry(code));
-    dobStart[e + 1] = dob.length;
-    natStart[e + 1] = nat.length;
-  }
-  return { source, type, deceased, dobStart, dob: Int32Array.from(dob), natStart, nat: Uint16Array.from(nat) };
-}
-
 /** True when the entity already has a name with exactly these tokens (aliases often normalise alike). */
 function duplicateOf(tokens: GrowableU32, tokenStart: GrowableU32, from: number, to: number, ids: readonly number[]): boolean {
   for (let name = from; name < to; name++) {
@@ -98,122 +77,202 @@ function duplicateOf(tokens: GrowableU32, tokenStart: GrowableU32, from: number,
   return false;
 }
 
-export function buildIndex(entities: readonly WatchlistEntity[]): MatchIndex {
-  const started = performance.now();
-  const cache: FoldCache = new Map();
-  const strings: string[] = [];
-  const ids = new Map<string, number>();
+/**
+ * Builds an index one entity at a time, so a caller streaming entities from storage never holds
+ * them all: each entity leaves only its tokens, a few typed-array facts and its card behind.
+ * add() is cheap per entity, so a server can yield to requests between batches; finish() does the
+ * whole-vocabulary work (rarity weights, trigram and posting lists) in one go.
+ */
+export class IndexBuilder {
+  private readonly started = performance.now();
+  private readonly cache: FoldCache = new Map();
+  private readonly strings: string[] = [];
+  private readonly ids = new Map<string, number>();
   // 1 = seen only in consonant transliterations, 2 = seen in a Latin spelling (wins).
-  const abjad: number[] = [];
-  const entityFrequency: number[] = [];
-  const lastEntity: number[] = [];
-  const lastName: number[] = [];
-  const intern = (token: string, e: number, isAbjad: boolean): number => {
-    let id = ids.get(token);
-    if (id === undefined) {
-      id = strings.length;
-      ids.set(token, id);
-      strings.push(token);
-      abjad.push(isAbjad ? 1 : 2);
-      entityFrequency.push(0);
-      lastEntity.push(-1);
-      lastName.push(-1);
-    }
-    if (abjad[id] !== 2) abjad[id] = isAbjad ? 1 : 2;
-    if (lastEntity[id] !== e) {
-      lastEntity[id] = e;
-      entityFrequency[id]!++;
-    }
-    return id;
-  };
+  private readonly abjad: number[] = [];
+  private readonly entityFrequency: number[] = [];
+  private readonly lastEntity: number[] = [];
+  private readonly lastName: number[] = [];
+  private readonly nameEntity = new GrowableU32(1 << 14);
+  private readonly nameOrdinal = new GrowableU32(1 << 14);
+  private readonly nameWeak = new GrowableU32(1 << 14);
+  private readonly tokenStart = new GrowableU32(1 << 14);
+  private readonly tokens = new GrowableU32(1 << 16);
+  private readonly flagsBuf = new GrowableU32(1 << 16);
+  private readonly postingToken = new GrowableU32(1 << 16);
+  private readonly postingName = new GrowableU32(1 << 16);
+  private readonly entitySource = new GrowableU32(1 << 14);
+  private readonly entityType = new GrowableU32(1 << 14);
+  private readonly entityDeceased = new GrowableU32(1 << 14);
+  private readonly dobStart = new GrowableU32(1 << 14);
+  private readonly natStart = new GrowableU32(1 << 14);
+  private readonly dob: number[] = [];
+  private readonly nat: number[] = [];
+  private readonly cards = new CardStore();
+  /** Reused per name: index build must not leave a trail of small arrays behind at 10^6 names. */
+  private readonly nameIds: number[] = [];
+  private entityCount = 0;
+  private finished = false;
 
-  const nameEntity = new GrowableU32(entities.length * 2);
-  const nameOrdinal = new GrowableU32(entities.length * 2);
-  const nameWeak = new GrowableU32(entities.length * 2);
-  const tokenStart = new GrowableU32(entities.length * 2);
-  const tokens = new GrowableU32(entities.length * 6);
-  const flagsBuf = new GrowableU32(entities.length * 6);
-  const postingToken = new GrowableU32(entities.length * 8);
-  const postingName = new GrowableU32(entities.length * 8);
-  const post = (tokenId: number, nameId: number): void => {
-    if (lastName[tokenId] === nameId) return;
-    lastName[tokenId] = nameId;
-    postingToken.push(tokenId);
-    postingName.push(nameId);
-  };
+  constructor() {
+    this.dobStart.push(0);
+    this.natStart.push(0);
+  }
 
-  // Reused per name: index build must not leave a trail of small arrays behind at 10^6 names.
-  const nameIds: number[] = [];
-  for (let e = 0; e < entities.length; e++) {
-    const names = entities[e]!.names;
+  get size(): number {
+    return this.entityCount;
+  }
+
+  add(entity: WatchlistEntity): void {
+    if (this.finished) throw new Error("IndexBuilder.add after finish");
+    const e = this.entityCount++;
+    const source = SOURCE_LISTS.indexOf(entity.source);
+    const type = Math.max(0, ENTITY_TYPES.indexOf(entity.entityType));
+    this.entitySource.push(source);
+    this.entityType.push(type);
+    this.entityDeceased.push(entity.deceased ? 1 : 0);
+    for (const birth of entity.birth) {
+      const r = birthRange(birth);
+      if (r) this.dob.push(r.yearFrom, r.yearTo, r.month, r.day);
+    }
+    for (const code of entity.nationalities) if (/^[A-Z]{2}$/.test(code)) this.nat.push(packCountry(code));
+    this.dobStart.push(this.dob.length);
+    this.natStart.push(this.nat.length);
+    this.cards.add(entity, source, type);
+    this.addNames(entity, e);
+  }
+
+  private addNames(entity: WatchlistEntity, e: number): void {
+    const { names } = entity;
+    const { tokens, tokenStart, nameEntity, nameIds } = this;
     const firstName = nameEntity.length;
     for (let k = 0; k < names.length && k < 65535; k++) {
-      const normalised = normaliseName(names[k]!.name, cache);
+      const normalised = normaliseName(names[k]!.name, this.cache);
       const n = normalised.tokens.length;
       if (n === 0) continue;
       nameIds.length = 0;
-      for (let i = 0; i < n; i++) nameIds.push(intern(normalised.tokens[i]!, e, (normalised.flags[i]! & TOKEN_ABJAD) !== 0));
+      for (let i = 0; i < n; i++) nameIds.push(this.intern(normalised.tokens[i]!, e, (normalised.flags[i]! & TOKEN_ABJAD) !== 0));
       if (duplicateOf(tokens, tokenStart, firstName, nameEntity.length, nameIds)) continue;
       const nameId = nameEntity.length;
       nameEntity.push(e);
-      nameOrdinal.push(k);
-      nameWeak.push(names[k]!.quality === "weak" ? 1 : 0);
+      this.nameOrdinal.push(k);
+      this.nameWeak.push(names[k]!.quality === "weak" ? 1 : 0);
       tokenStart.push(tokens.length);
       for (let i = 0; i < n; i++) {
         const flags = normalised.flags[i]!;
         tokens.push(nameIds[i]!);
-        flagsBuf.push(flags);
-        if (!(flags & TOKEN_NOISE)) post(nameIds[i]!, nameId);
+        this.flagsBuf.push(flags);
+        if (!(flags & TOKEN_NOISE)) this.post(nameIds[i]!, nameId);
       }
-      for (const joined of joinedForms(normalised)) post(intern(joined.text, e, false), nameId);
+      for (const joined of joinedForms(normalised)) this.post(this.intern(joined.text, e, false), nameId);
     }
   }
-  tokenStart.push(tokens.length);
 
-  const vocab = buildVocabulary({
-    strings,
-    ids,
-    abjad: abjad.map((a) => (a === 1 ? 1 : 0)),
-    entityFrequency,
-    entityCount: entities.length,
-    postingToken,
-    postingName,
-  });
-  const nameCount = nameEntity.length;
-  const tokenArr = tokens.toArray();
-  const flagArr = Uint8Array.from(flagsBuf.toArray());
-  const startArr = tokenStart.toArray();
-  const weightSum = new Float32Array(nameCount);
-  for (let n = 0; n < nameCount; n++) {
-    let sum = 0;
-    for (let p = startArr[n]!; p < startArr[n + 1]!; p++) {
-      const t = tokenArr[p]!;
-      sum += tokenWeight(vocab.idf[t]!, flagArr[p]!, strings[t]!.length);
+  private intern(token: string, e: number, isAbjad: boolean): number {
+    let id = this.ids.get(token);
+    if (id === undefined) {
+      id = this.strings.length;
+      this.ids.set(token, id);
+      this.strings.push(token);
+      this.abjad.push(isAbjad ? 1 : 2);
+      this.entityFrequency.push(0);
+      this.lastEntity.push(-1);
+      this.lastName.push(-1);
     }
-    weightSum[n] = sum;
+    if (this.abjad[id] !== 2) this.abjad[id] = isAbjad ? 1 : 2;
+    if (this.lastEntity[id] !== e) {
+      this.lastEntity[id] = e;
+      this.entityFrequency[id]!++;
+    }
+    return id;
   }
-  const entityTable = buildEntityTable(entities);
-  const entityOfName = nameEntity.toArray();
-  const sourceOfName = new Uint8Array(nameCount);
-  for (let n = 0; n < nameCount; n++) sourceOfName[n] = entityTable.source[entityOfName[n]!]!;
-  const names: NameTable = {
-    count: nameCount,
-    entity: entityOfName,
-    source: sourceOfName,
-    ordinal: Uint16Array.from(nameOrdinal.toArray()),
-    weak: Uint8Array.from(nameWeak.toArray()),
-    tokenStart: startArr,
-    tokens: tokenArr,
-    tokenFlags: flagArr,
-    weightSum,
-  };
-  return {
-    entities,
-    vocab,
-    names,
-    entityTable,
-    equivalents: buildEquivalents(),
-    scratch: createScratch(nameCount, vocab.size),
-    buildMs: performance.now() - started,
-  };
+
+  private post(tokenId: number, nameId: number): void {
+    if (this.lastName[tokenId] === nameId) return;
+    this.lastName[tokenId] = nameId;
+    this.postingToken.push(tokenId);
+    this.postingName.push(nameId);
+  }
+
+  finish(): MatchIndex {
+    if (this.finished) throw new Error("IndexBuilder.finish called twice");
+    this.finished = true;
+    const { strings } = this;
+    this.tokenStart.push(this.tokens.length);
+    const vocab = buildVocabulary({
+      strings,
+      ids: this.ids,
+      abjad: this.abjad.map((a) => (a === 1 ? 1 : 0)),
+      entityFrequency: this.entityFrequency,
+      entityCount: this.entityCount,
+      postingToken: this.postingToken,
+      postingName: this.postingName,
+    });
+    const nameCount = this.nameEntity.length;
+    const tokenArr = this.tokens.toArray();
+    const flagArr = Uint8Array.from(this.flagsBuf.toArray());
+    const startArr = this.tokenStart.toArray();
+    const weightSum = new Float32Array(nameCount);
+    for (let n = 0; n < nameCount; n++) {
+      let sum = 0;
+      for (let p = startArr[n]!; p < startArr[n + 1]!; p++) {
+        const t = tokenArr[p]!;
+        sum += tokenWeight(vocab.idf[t]!, flagArr[p]!, strings[t]!.length);
+      }
+      weightSum[n] = sum;
+    }
+    orderPostingsByWeight(vocab.postings.start, vocab.postings.values, weightSum);
+    const entityTable: EntityTable = {
+      source: Uint8Array.from(this.entitySource.toArray()),
+      type: Uint8Array.from(this.entityType.toArray()),
+      deceased: Uint8Array.from(this.entityDeceased.toArray()),
+      dobStart: this.dobStart.toArray(),
+      dob: Int32Array.from(this.dob),
+      natStart: this.natStart.toArray(),
+      nat: Uint16Array.from(this.nat),
+    };
+    const entityOfName = this.nameEntity.toArray();
+    const sourceOfName = new Uint8Array(nameCount);
+    for (let n = 0; n < nameCount; n++) sourceOfName[n] = entityTable.source[entityOfName[n]!]!;
+    const names: NameTable = {
+      count: nameCount,
+      entity: entityOfName,
+      source: sourceOfName,
+      ordinal: Uint16Array.from(this.nameOrdinal.toArray()),
+      weak: Uint8Array.from(this.nameWeak.toArray()),
+      tokenStart: startArr,
+      tokens: tokenArr,
+      tokenFlags: flagArr,
+      weightSum,
+    };
+    this.cards.seal();
+    this.cache.clear();
+    return {
+      entityCount: this.entityCount,
+      cards: this.cards,
+      vocab,
+      names,
+      entityTable,
+      equivalents: buildEquivalents(),
+      scratch: createScratch(nameCount, vocab.size),
+      buildMs: performance.now() - this.started,
+    };
+  }
+}
+
+/** A fresh builder: what the watchlist runtime is given to load snapshots with. */
+export function startIndex(): IndexBuilder {
+  return new IndexBuilder();
+}
+
+/** Builds the index of a list snapshot's entities (consumed once, in order: entity k is the k-th). */
+export function buildIndex(entities: Iterable<WatchlistEntity>): MatchIndex {
+  const builder = new IndexBuilder();
+  for (const entity of entities) builder.add(entity);
+  return builder.finish();
+}
+
+/** The card of entity `e`: what a match shows of it. */
+export function entityCard(index: MatchIndex, e: number): MatchCard {
+  return index.cards.get(e, SOURCE_LISTS, ENTITY_TYPES);
 }

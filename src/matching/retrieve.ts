@@ -1,8 +1,10 @@
 import type { MatchIndex } from "./index";
 import { TOKEN_NOISE } from "./normalise";
+import type { Expansion } from "./expand";
 import type { QueryPlan, QueryToken } from "./query";
-import { buffersOf, R_ACC_CANDIDATE, R_ACC_QUERY, R_BEST, R_ESTIMATE, R_MATCHED, RECORD, reserveStamps, type SearchBuffers } from "./scratch";
+import { buffersOf, R_ACC_CANDIDATE, R_ACC_QUERY, R_BEST, RECORD, reserveStamps, type SearchBuffers } from "./scratch";
 import { combineCoverage, isSubstantive, minQueryShare } from "./score";
+import { OMISSION_PENALTY } from "./weights";
 
 /**
  * Candidates whose retrieval estimate is this far below the threshold are not scored. The estimate
@@ -28,37 +30,63 @@ interface Slot {
 }
 
 /**
- * Which query tokens must be looked up to find every name that could still reach the threshold:
- * rarest first, until the tokens left out could not reach it on their own, either by weight
- * (a name sharing only "Mohammed" with "Mohammed Nasrallah" can never score high enough) or by
- * count (a multi-token query needs two tokens matched, see SINGLE_TOKEN_FACTOR). The postings of
- * the other tokens ("mohammed": 10^5 names at production scale) only add to names already found.
+ * Which query tokens must be looked up to find every name that could still reach the threshold.
+ * A name that shares none of the "creating" tokens can only gather what the other tokens offer;
+ * once that is too little, by weight (a name sharing only "Mohammed" with "Mohammed Nasrallah" can
+ * never score high enough) or by count (a multi-token query needs two tokens matched, see
+ * SINGLE_TOKEN_FACTOR), the other tokens' postings only add to names already found.
+ * Two choices of creating tokens are tried, rarest-first and fewest-postings-first, and the one
+ * reading fewer postings wins: in "Lin Al-Amid" the rare "amid" has 10^4 spellings' worth of
+ * names at production scale, "lin" a few thousand, and either alone finds every possible match.
  */
-function planSlots(plan: QueryPlan, threshold: number): Slot[] {
-  const order = plan.tokens
-    .map((t, i) => ({ t, i }))
-    .filter(({ t }) => !(t.flags & TOKEN_NOISE) && t.expansions.length > 0)
-    .sort((a, b) => b.t.weight - a.t.weight || a.i - b.i);
+function planSlots(index: MatchIndex, plan: QueryPlan, threshold: number): Slot[] {
+  const starts = index.vocab.postings.start;
+  const postingsOf = (t: QueryToken) => {
+    let total = 0;
+    for (const e of t.expansions) total += starts[e.token + 1]! - starts[e.token]!;
+    return total;
+  };
+  const substantiveOf = (i: number) => (isSubstantive(plan.texts[i]!, plan.tokens[i]!.flags) ? 1 : 0);
+  // Only tokens that can match something, alone or written together with a neighbour, can add to a name.
+  const reachable = plan.tokens.map((t) => !(t.flags & TOKEN_NOISE) && t.expansions.length > 0);
+  for (const j of plan.joined) {
+    if (j.token.expansions.length === 0) continue;
+    reachable[j.start] = !(plan.tokens[j.start]!.flags & TOKEN_NOISE);
+    reachable[j.start + 1] = !(plan.tokens[j.start + 1]!.flags & TOKEN_NOISE);
+  }
+  let reachWeight = 0;
+  let reachSubstantive = 0;
+  plan.tokens.forEach((t, i) => {
+    if (!reachable[i]) return;
+    reachWeight += t.weight;
+    reachSubstantive += substantiveOf(i);
+  });
+  const lookups = plan.tokens
+    .map((t, i) => ({ t, i, postings: postingsOf(t) }))
+    .filter(({ t }) => !(t.flags & TOKEN_NOISE) && t.expansions.length > 0);
   const required = minQueryShare(threshold) * plan.totalWeight;
   const needTwo = plan.substantive >= 2;
-  let remainingSubstantive = plan.substantive;
-  const creating = new Set<number>();
-  let remaining = plan.totalWeight;
-  const substantiveOf = (i: number) => (isSubstantive(plan.texts[i]!, plan.tokens[i]!.flags) ? 1 : 0);
-  for (const { t, i } of order) {
-    const outOfReach = remaining < required || (needTwo && remainingSubstantive < 2);
-    if (outOfReach && creating.size > 0) break;
-    creating.add(i);
-    remaining -= t.weight;
-    remainingSubstantive -= substantiveOf(i);
-  }
-  const slots: Slot[] = order.map(({ t, i }) => ({
-    token: t,
-    weight: t.weight,
-    creates: creating.has(i),
-    substantive: substantiveOf(i),
-    joined: false,
-  }));
+  const choose = (order: typeof lookups): { set: Set<number>; cost: number } => {
+    const set = new Set<number>();
+    let remaining = reachWeight;
+    let remainingSubstantive = reachSubstantive;
+    let cost = 0;
+    for (const { t, i, postings } of order) {
+      const outOfReach = remaining < required || (needTwo && remainingSubstantive < 2);
+      if (outOfReach && set.size > 0) break;
+      set.add(i);
+      cost += postings;
+      remaining -= t.weight;
+      remainingSubstantive -= substantiveOf(i);
+    }
+    return { set, cost };
+  };
+  const byWeight = choose([...lookups].sort((a, b) => b.t.weight - a.t.weight || a.i - b.i));
+  const byCost = choose([...lookups].sort((a, b) => a.postings - b.postings || a.i - b.i));
+  const creating = byCost.cost < byWeight.cost ? byCost.set : byWeight.set;
+  const slots: Slot[] = lookups
+    .sort((a, b) => b.t.weight - a.t.weight || a.i - b.i)
+    .map(({ t, i }) => ({ token: t, weight: t.weight, creates: creating.has(i), substantive: substantiveOf(i), joined: false }));
   for (const j of plan.joined) {
     if (j.token.expansions.length === 0) continue;
     const weight = plan.tokens[j.start]!.weight + plan.tokens[j.start + 1]!.weight;
@@ -68,7 +96,6 @@ function planSlots(plan: QueryPlan, threshold: number): Slot[] {
   // Creating slots first, so updating slots only ever touch names that already exist.
   return slots.sort((a, b) => Number(b.creates) - Number(a.creates));
 }
-
 
 /** Adds one slot's best similarity to a candidate's record (first hit of the slot, or a better one). */
 function credit(buf: SearchBuffers, n: number, stamp: number, slot: Slot, sim: number, candidateWeight: number): void {
@@ -84,7 +111,7 @@ function credit(buf: SearchBuffers, n: number, stamp: number, slot: Slot, sim: n
   }
   floats[r + R_ACC_QUERY]! += slot.weight * sim;
   floats[r + R_ACC_CANDIDATE]! += candidateWeight;
-  ints[r + R_MATCHED]! += slot.substantive;
+  buf.matched[n]! += slot.substantive;
   ints[r] = stamp;
   floats[r + R_BEST] = sim;
 }
@@ -95,9 +122,15 @@ function credit(buf: SearchBuffers, n: number, stamp: number, slot: Slot, sim: n
  * Joined slots always walk postings: joined spellings are not stored as name tokens.
  */
 function updateByCandidates(index: MatchIndex, buf: SearchBuffers, slot: Slot, stamp: number, postings: number): boolean {
-  const { names, vocab } = index;
   const count = buf.touched.length;
   if (slot.joined || count * AVERAGE_NAME_TOKENS >= postings) return false;
+  creditExisting(index, buf, slot, stamp, count);
+  return true;
+}
+
+/** Credits the first `count` found names with the slot's best spelling among their own tokens. */
+function creditExisting(index: MatchIndex, buf: SearchBuffers, slot: Slot, stamp: number, count: number): void {
+  const { names, vocab } = index;
   const sims = buf.tokenSims;
   for (const e of slot.token.expansions) sims[e.token] = e.sim;
   for (let k = 0; k < count; k++) {
@@ -114,7 +147,6 @@ function updateByCandidates(index: MatchIndex, buf: SearchBuffers, slot: Slot, s
     if (best > 0) credit(buf, n, stamp, slot, best, vocab.idf[token]! * best);
   }
   for (const e of slot.token.expansions) sims[e.token] = 0;
-  return true;
 }
 
 const AVERAGE_NAME_TOKENS = 4;
@@ -127,23 +159,114 @@ const AVERAGE_NAME_TOKENS = 4;
 export const SLOT_POSTINGS_BUDGET = 150_000;
 const BUDGET_EXEMPT_SIM = 0.9;
 
+/**
+ * How heavy a listed name may be and still pass select()'s estimate gate. A name credited by a
+ * spelling worth `credit` (rarity × similarity) on the candidate side, plus at most the best the
+ * other slots could add, keeps the rest of its weight unmatched; past this weight its estimate is
+ * below the pre-score floor however the rest of the query matches. Posting lists are ordered
+ * lightest name first, so a walk stops at the first heavier name and still finds every candidate
+ * the gate would keep. A creating slot after the first is bounded tighter: a name it finds new
+ * was not found by the creating slots before it, so their query tokens stay unmatched for it
+ * ("Ahmed Ahmad Hasim": names under "ahmed" without a Hasim must be nearly all Ahmed and Ahmad).
+ * Names those earlier slots found are credited by this slot separately (creditExisting).
+ */
+interface WeightCut {
+  readonly queryWeight: number;
+  /** (1 − floor) / (floor × OMISSION_PENALTY); Infinity when the floor is 0 or below. */
+  readonly slack: number;
+  /** Per slot: the most its spellings can credit on the candidate side. */
+  readonly credits: readonly number[];
+  readonly totalCredit: number;
+  /** Per slot: credits and query weights of the slots after it. */
+  readonly laterCredit: readonly number[];
+  readonly laterWeight: readonly number[];
+}
+
+function weightCut(index: MatchIndex, plan: QueryPlan, slots: readonly Slot[], threshold: number): WeightCut {
+  const idf = index.vocab.idf;
+  const credits = slots.map((slot) => {
+    let best = 0;
+    for (const e of slot.token.expansions) best = Math.max(best, idf[e.token]! * e.sim);
+    return best;
+  });
+  const laterCredit = new Array<number>(slots.length).fill(0);
+  const laterWeight = new Array<number>(slots.length).fill(0);
+  for (let k = slots.length - 2; k >= 0; k--) {
+    laterCredit[k] = laterCredit[k + 1]! + credits[k + 1]!;
+    laterWeight[k] = laterWeight[k + 1]! + slots[k + 1]!.weight;
+  }
+  const floor = threshold - PRESCORE_MARGIN;
+  return {
+    queryWeight: plan.totalWeight,
+    slack: floor > 0 ? (1 - floor) / (floor * OMISSION_PENALTY) : Number.POSITIVE_INFINITY,
+    credits,
+    totalCredit: credits.reduce((x, y) => x + y, 0),
+    laterCredit,
+    laterWeight,
+  };
+}
+
+/** Heaviest name slot k may still credit usefully: every other slot may add its best. */
+function heaviestCredited(cut: WeightCut, k: number, credit: number): number {
+  const a = credit + cut.totalCredit - cut.credits[k]!;
+  return a + ((cut.queryWeight + a) / 2) * cut.slack;
+}
+
+/** Heaviest name creating slot k may add as a new candidate: only slot k and later slots can match it. */
+function heaviestCreated(cut: WeightCut, k: number, slot: Slot, e: Expansion, credit: number): number {
+  const a = credit + cut.laterCredit[k]!;
+  const matchedQuery = Math.min(cut.queryWeight, slot.weight * e.sim + cut.laterWeight[k]!);
+  return a + ((matchedQuery + a) / 2) * cut.slack - (cut.queryWeight - matchedQuery);
+}
+
+/** End of the part of one posting list [begin, end) whose names weigh at most `maxWeight`. */
+function cutEnd(index: MatchIndex, begin: number, end: number, maxWeight: number): number {
+  if (!Number.isFinite(maxWeight)) return end;
+  const postings = index.vocab.postings.values;
+  const weights = index.names.weightSum;
+  // Float32 sums against a float64 bound: a hair of tolerance so rounding never cuts a name the gate keeps.
+  const limit = maxWeight * (1 + 1e-5) + 1e-5;
+  if (end - begin < 16 || weights[postings[end - 1]!]! <= limit) return end;
+  let lo = begin;
+  let hi = end;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (weights[postings[mid]!]! <= limit) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** Candidate names in pre-score order, at most `candidateLimit`. */
 export function retrieve(index: MatchIndex, plan: QueryPlan, options: RetrieveOptions): number[] {
   if (plan.totalWeight <= 0) return [];
   const buf = buffersOf(index.scratch);
-  const slots = planSlots(plan, options.threshold);
+  const slots = planSlots(index, plan, options.threshold);
+  const cut = weightCut(index, plan, slots, options.threshold);
   const first = reserveStamps(index.scratch, buf, slots.length);
   const starts = index.vocab.postings.start;
+  const idf = index.vocab.idf;
   buf.touched.length = 0;
   for (let k = 0; k < slots.length; k++) {
     const slot = slots[k]!;
     const stamp = first + k;
+    const found = buf.touched.length;
+    const ends = slot.token.expansions.map((e) => {
+      const credit = idf[e.token]! * e.sim;
+      // Joined spellings are not name tokens, so creditExisting cannot make up for a tighter cut there.
+      const heaviest = slot.creates && !slot.joined ? heaviestCreated(cut, k, slot, e, credit) : heaviestCredited(cut, k, credit);
+      return cutEnd(index, starts[e.token]!, starts[e.token + 1]!, heaviest);
+    });
     if (!slot.creates) {
       let total = 0;
-      for (const e of slot.token.expansions) total += starts[e.token + 1]! - starts[e.token]!;
+      slot.token.expansions.forEach((e, i) => {
+        total += ends[i]! - starts[e.token]!;
+      });
       if (updateByCandidates(index, buf, slot, stamp, total)) continue;
     }
-    walkPostings(index, buf, slot, stamp, first, options.sourceMask);
+    walkPostings(index, buf, slot, stamp, first, options.sourceMask, ends);
+    const cutShort = slot.token.expansions.some((e, i) => ends[i]! < starts[e.token + 1]!);
+    if (slot.creates && !slot.joined && found > 0 && cutShort) creditExisting(index, buf, slot, stamp, found);
   }
   return select(index, plan, options, buf.touched.length);
 }
@@ -151,23 +274,26 @@ export function retrieve(index: MatchIndex, plan: QueryPlan, options: RetrieveOp
 /**
  * The hot loop: one slot's postings, first hits creating candidates (creating slots only) and
  * every hit crediting the slot's best similarity. Written out flat, no calls per posting.
+ * `ends[i]` is where expansion i's list stops (see weightCut).
  */
-function walkPostings(index: MatchIndex, buf: SearchBuffers, slot: Slot, stamp: number, first: number, mask: number): void {
+function walkPostings(index: MatchIndex, buf: SearchBuffers, slot: Slot, stamp: number, first: number, mask: number, ends: readonly number[]): void {
   const { vocab, names } = index;
-  const { ints, floats, touched } = buf;
+  const { ints, floats, touched, matched } = buf;
   const starts = vocab.postings.start;
   const postings = vocab.postings.values;
   const sources = names.source;
   const creates = slot.creates;
   const weight = slot.weight;
   const substantive = slot.substantive;
+  const expansions = slot.token.expansions;
   let read = 0;
-  for (const e of slot.token.expansions) {
+  for (let x = 0; x < expansions.length; x++) {
+    const e = expansions[x]!;
     if (read > SLOT_POSTINGS_BUDGET && e.sim < BUDGET_EXEMPT_SIM) break;
     const sim = e.sim;
     const candidateWeight = vocab.idf[e.token]! * sim;
     const begin = starts[e.token]!;
-    const end = starts[e.token + 1]!;
+    const end = ends[x]!;
     read += end - begin;
     for (let p = begin; p < end; p++) {
       const n = postings[p]!;
@@ -185,12 +311,12 @@ function walkPostings(index: MatchIndex, buf: SearchBuffers, slot: Slot, stamp: 
         if (!creates || !((mask >>> sources[n]!) & 1)) continue;
         floats[r + R_ACC_QUERY] = weight * sim;
         floats[r + R_ACC_CANDIDATE] = candidateWeight;
-        ints[r + R_MATCHED] = substantive;
+        matched[n] = substantive;
         touched.push(n);
       } else {
         floats[r + R_ACC_QUERY]! += weight * sim;
         floats[r + R_ACC_CANDIDATE]! += candidateWeight;
-        ints[r + R_MATCHED]! += substantive;
+        matched[n]! += substantive;
       }
       ints[r] = stamp;
       floats[r + R_BEST] = sim;
@@ -211,20 +337,20 @@ function select(index: MatchIndex, plan: QueryPlan, options: RetrieveOptions, co
   const preFloor = options.threshold - PRESCORE_MARGIN;
   const span = Math.max(1e-6, 1 - preFloor);
   const hist = new Uint32Array(BINS);
-  const { ints, floats, kept } = buf;
+  const { floats, kept, matched, estimates } = buf;
   const needTwo = plan.substantive >= 2;
   kept.length = 0;
   for (let k = 0; k < count; k++) {
     const n = buf.touched.get(k);
     const r = n * RECORD;
-    if (needTwo && ints[r + R_MATCHED]! < 2) continue;
+    if (needTwo && matched[n]! < 2) continue;
     const q = Math.min(1, floats[r + R_ACC_QUERY]! / plan.totalWeight);
     if (q < minShare) continue;
     const weight = index.names.weightSum[n]!;
     const c = Math.min(1, floats[r + R_ACC_CANDIDATE]! / Math.max(1e-6, weight));
     const estimate = combineCoverage(q, plan.totalWeight, c, weight);
     if (estimate < preFloor) continue;
-    floats[r + R_ESTIMATE] = estimate;
+    estimates[n] = estimate;
     kept.push(n);
     hist[Math.min(BINS - 1, Math.floor(((estimate - preFloor) / span) * BINS))]!++;
   }
@@ -242,12 +368,12 @@ function select(index: MatchIndex, plan: QueryPlan, options: RetrieveOptions, co
   const tied: number[] = [];
   for (let k = 0; k < kept.length; k++) {
     const n = kept.get(k);
-    const bin = Math.min(BINS - 1, Math.floor(((floats[n * RECORD + R_ESTIMATE]! - preFloor) / span) * BINS));
+    const bin = Math.min(BINS - 1, Math.floor(((estimates[n]! - preFloor) / span) * BINS));
     if (bin > cutoff || cutoff === 0) chosen.push(n);
     else if (bin === cutoff && chosen.length + tied.length < options.candidateLimit) tied.push(n);
   }
   for (const n of tied) if (chosen.length < options.candidateLimit) chosen.push(n);
-  chosen.sort((a, b) => floats[b * RECORD + R_ESTIMATE]! - floats[a * RECORD + R_ESTIMATE]! || a - b);
+  chosen.sort((a, b) => estimates[b]! - estimates[a]! || a - b);
   if (chosen.length > options.candidateLimit) chosen.length = options.candidateLimit;
   return chosen;
 }

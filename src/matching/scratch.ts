@@ -4,25 +4,29 @@ import { GrowableU32 } from "./growable";
 /**
  * Work buffers for retrieval, sized to the index and reused across searches so a query allocates
  * nothing proportional to the list size. Per name, one packed record of RECORD words:
- *   [stamp, best, accQuery, accCandidate, matched, estimate]
- * packed so that one posting costs one cache line, not one miss per array (at a million names the
- * misses, not the arithmetic, are the cost). Stamps replace clearing: a record belongs to the
- * current search only when its stamp is at least the search's first stamp. Screening is
- * synchronous, so one set per index is enough; the index data itself stays immutable.
+ *   [stamp, best, accQuery, accCandidate]
+ * packed so that one posting costs one 16-byte slot of a cache line, not one miss per array (at a
+ * million names the misses, not the arithmetic, are the cost); the matched-token count sits in a
+ * small array of its own (a few MB, cache-resident) and the estimate is written only for names
+ * that pass the gates. Stamps replace clearing: a record belongs to the current search only when
+ * its stamp is at least the search's first stamp. Screening is synchronous, so one set per index
+ * is enough; the index data itself stays immutable.
  */
-export const RECORD = 8;
+export const RECORD = 4;
 export const R_STAMP = 0;
 export const R_BEST = 1;
 export const R_ACC_QUERY = 2;
 export const R_ACC_CANDIDATE = 3;
-export const R_MATCHED = 4;
-export const R_ESTIMATE = 5;
 
 export interface SearchBuffers {
-  /** Integer view of the name records (stamp, matched). */
+  /** Integer view of the name records (stamp). */
   readonly ints: Uint32Array;
-  /** Float view of the same memory (best, accumulators, estimate). */
+  /** Float view of the same memory (best, accumulators). */
   readonly floats: Float32Array;
+  /** Per name: substantive query tokens matched (valid while the name's stamp is current). */
+  readonly matched: Uint16Array;
+  /** Per name: retrieval estimate, written for names that pass the gates. */
+  readonly estimates: Float32Array;
   readonly gramCounts: Uint16Array;
   /** Per vocabulary token: similarity to the slot being applied (0 outside it). */
   readonly tokenSims: Float32Array;
@@ -51,6 +55,8 @@ export function buffersOf(scratch: SearchScratch): SearchBuffers {
     scratch.buffers = {
       ints: new Uint32Array(memory),
       floats: new Float32Array(memory),
+      matched: new Uint16Array(scratch.nameCount),
+      estimates: new Float32Array(scratch.nameCount),
       gramCounts: new Uint16Array(scratch.vocabSize),
       tokenSims: new Float32Array(scratch.vocabSize),
       touched: new GrowableU32(1024),

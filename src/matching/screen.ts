@@ -1,9 +1,9 @@
 import { PEP_TIERS, SANCTIONS_LISTS, SOURCE_LISTS, type SourceList } from "../watchlists/entity";
 import { parseDate } from "./dates";
-import type { MatchIndex } from "./index";
+import { entityCard, type MatchIndex } from "./index";
 import type { ResolvedOptions } from "./options-resolve";
 import { computeOutcome } from "./outcome";
-import { derivePepTiers } from "../watchlists/pep-tier";
+import { pepTiersOf } from "../watchlists/pep-tier";
 import { planQuery } from "./query";
 import { type Refined, refine, subjectFacts } from "./refine";
 import { retrieve } from "./retrieve";
@@ -63,7 +63,7 @@ function collect(index: MatchIndex, query: ScreenQuery, options: ResolvedOptions
 }
 
 function toMatch(index: MatchIndex, b: Best, refined: Refined, homeCountry: string | null, stale: ReadonlySet<SourceList>): Match {
-  const entity = index.entities[b.entity]!;
+  const entity = entityCard(index, b.entity);
   const listed = entity.names[index.names.ordinal[b.nameId]!]!;
   return {
     source: entity.source,
@@ -76,7 +76,7 @@ function toMatch(index: MatchIndex, b: Best, refined: Refined, homeCountry: stri
     queryName: b.text,
     score: Math.round(refined.score * 10000) / 10000,
     programmes: entity.programmes,
-    pepTiers: derivePepTiers(entity, homeCountry),
+    pepTiers: pepTiersOf(entity.pep, homeCountry),
     deceased: entity.deceased,
     verifyUrl: entity.verifyUrl,
     staleSource: stale.has(entity.source),

@@ -142,9 +142,17 @@ export function editDistanceLong(a: string, b: string): number {
 const FIRST_LETTER_GROUPS = ["aeiouyj", "ckqg", "wv", "sz", "fp", "td", "bp", "hk"];
 const FIRST_LETTER_PENALTY = 0.08;
 
-function firstLettersCompatible(a: string, b: string): boolean {
-  if (a === b) return true;
-  return FIRST_LETTER_GROUPS.some((g) => g.includes(a) && g.includes(b));
+/** Per ASCII letter, a bit per FIRST_LETTER_GROUPS group it belongs to (compared millions of times). */
+const FIRST_LETTER_MASKS: Uint16Array = (() => {
+  const masks = new Uint16Array(128);
+  FIRST_LETTER_GROUPS.forEach((group, bit) => {
+    for (const c of group) masks[c.charCodeAt(0)]! |= 1 << bit;
+  });
+  return masks;
+})();
+
+function firstLettersCompatible(a: number, b: number): boolean {
+  return a === b || (a < 128 && b < 128 && (FIRST_LETTER_MASKS[a]! & FIRST_LETTER_MASKS[b]!) !== 0);
 }
 
 /**
@@ -159,7 +167,7 @@ export function tokenSimilarity(a: string, b: string): number {
   const maxLength = Math.max(a.length, b.length);
   const lev = 1 - editDistance(a, b) / maxLength;
   const sim = (jaroWinkler(a, b) + lev) / 2;
-  return firstLettersCompatible(a[0]!, b[0]!) ? sim : Math.max(0, sim - FIRST_LETTER_PENALTY);
+  return firstLettersCompatible(a.charCodeAt(0), b.charCodeAt(0)) ? sim : Math.max(0, sim - FIRST_LETTER_PENALTY);
 }
 
 const LOOSE_RULES: readonly [RegExp, string][] = [

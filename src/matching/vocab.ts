@@ -23,7 +23,7 @@ export interface Vocabulary {
   /** Transliteration-folded spelling per token, and tokens by folded spelling. */
   readonly loose: readonly string[];
   readonly looseIds: ReadonlyMap<string, readonly number[]>;
-  /** Token → names containing it (including joined spellings used only for retrieval). */
+  /** Token → names containing it (including joined spellings used only for retrieval), lightest names first (postings-order.ts). */
   readonly postings: Csr;
   readonly maxIdf: number;
 }

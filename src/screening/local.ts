@@ -1,6 +1,6 @@
 import type { Db } from "@/storage/db";
 import { zodIssues } from "@/lib/validate";
-import { buildIndex, type MatchIndex } from "@/matching/index";
+import { startIndex, type MatchIndex } from "@/matching/index";
 import type { RiskProfileOverrides } from "@/matching/options";
 import { type ResolvedOptions, resolveOptions } from "@/matching/options-resolve";
 import type { Logger } from "@/lib/logger";
@@ -17,7 +17,7 @@ import type { SubjectFileRow } from "./subject-file";
  * current snapshot and stores nothing — no screening, case, audit entry, usage or webhook.
  */
 export async function loadCurrentLists(db: Db, log: Logger): Promise<LoadedLists<MatchIndex>> {
-  const runtime = new WatchlistRuntime(db, buildIndex, log);
+  const runtime = new WatchlistRuntime(db, startIndex, log);
   await runtime.refresh();
   const loaded = runtime.current();
   if (!loaded) throw new ServiceError("NOT_READY", "No watchlist has been imported into this data folder; run `aml lists import` (or start `aml serve` once to load the demo list).");

@@ -1,4 +1,4 @@
-import { PEP_TIERS, type PepTier, type WatchlistEntity } from "./entity";
+import { PEP_TIERS, type PepInfo, type PepTier, type WatchlistEntity } from "./entity";
 
 /**
  * PEP tiers of an entity for a tenant whose home country is `homeCountry` (ISO alpha-2):
@@ -14,8 +14,24 @@ import { PEP_TIERS, type PepTier, type WatchlistEntity } from "./entity";
  * a risk decision for the screening policy, not for this function. Tiers come back in
  * PEP_TIERS order without duplicates; an entity without PEP facts has none.
  */
-export function derivePepTiers(entity: WatchlistEntity, homeCountry: string | null | undefined): PepTier[] {
-  const pep = entity.pep;
+export function derivePepTiers(entity: Pick<WatchlistEntity, "pep">, homeCountry: string | null | undefined): PepTier[] {
+  return pepTiersOf(entity.pep ? pepTierFacts(entity.pep) : null, homeCountry);
+}
+
+/** The part of PepInfo that tiers depend on (what the matching index keeps per entity). */
+export interface PepTierFacts {
+  readonly positions: readonly { readonly country?: string; readonly international: boolean }[];
+  readonly relationCount: number;
+}
+
+export function pepTierFacts(pep: PepInfo): PepTierFacts {
+  return {
+    positions: pep.positions.map((p) => (p.country === undefined ? { international: p.international } : { country: p.country, international: p.international })),
+    relationCount: pep.relations.length,
+  };
+}
+
+export function pepTiersOf(pep: PepTierFacts | null, homeCountry: string | null | undefined): PepTier[] {
   if (!pep) return [];
   const home = homeCountry?.trim().toUpperCase();
   const tiers = new Set<PepTier>();
@@ -24,6 +40,6 @@ export function derivePepTiers(entity: WatchlistEntity, homeCountry: string | nu
     else if (home && position.country?.toUpperCase() === home) tiers.add("Domestic");
     else tiers.add("Foreign");
   }
-  if (pep.positions.length === 0 && pep.relations.length > 0) tiers.add("FamilyOrAssociate");
+  if (pep.positions.length === 0 && pep.relationCount > 0) tiers.add("FamilyOrAssociate");
   return PEP_TIERS.filter((t) => tiers.has(t));
 }

@@ -13,7 +13,13 @@ export interface LoadedLists<Index> {
   loadMs: number;
 }
 
-export type IndexBuilder<Index> = (entities: WatchlistEntity[]) => Index;
+/** Builds an index from entities fed one at a time, so a snapshot is never held whole in memory. */
+export interface IndexAssembly<Index> {
+  add(entity: WatchlistEntity): void;
+  finish(): Index;
+}
+
+export type IndexBuilder<Index> = () => IndexAssembly<Index>;
 
 /**
  * Holds the serving snapshot and swaps it by reference: a screen that already took `current()`
@@ -61,16 +67,16 @@ export class WatchlistRuntime<Index> {
       const snapshot = getSnapshot(this.db, latestId);
       if (!snapshot) return false;
       const versions = snapshotVersions(this.db, snapshot);
-      const entities: WatchlistEntity[] = [];
+      const assembly = this.build();
+      let count = 0;
       for (const version of versions) {
-        let count = 0;
         for (const entity of versionEntities(this.db, version.id)) {
-          entities.push(entity);
-          // Yield now and then so requests keep being served while a large version loads.
-          if (++count % 20_000 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+          assembly.add(entity);
+          // Yield now and then so requests keep being served on the old index while a large snapshot loads.
+          if (++count % 5_000 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
         }
       }
-      const index = this.build(entities);
+      const index = assembly.finish();
       const previous = this.loaded;
       const next: LoadedLists<Index> = {
         snapshot,
@@ -81,7 +87,7 @@ export class WatchlistRuntime<Index> {
       };
       this.loaded = next;
       this.lastError = null;
-      this.log.info({ snapshotId: snapshot.id, entities: entities.length, loadMs: next.loadMs }, "watchlist snapshot loaded");
+      this.log.info({ snapshotId: snapshot.id, entities: count, loadMs: next.loadMs }, "watchlist snapshot loaded");
       for (const listener of this.listeners) listener(next, previous);
       return true;
     } catch (error) {

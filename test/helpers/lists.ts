@@ -1,6 +1,6 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { buildIndex, type MatchIndex } from "@/matching/index";
+import { startIndex, type MatchIndex } from "@/matching/index";
 import { screeningExtension } from "@/screening/extension";
 import type { ServerExtension } from "@/server";
 import { openDb } from "@/storage/db";
@@ -49,7 +49,7 @@ export const FAST_WEBHOOKS: WebhookExtensionOptions = { retryDelaysMs: [50, 100,
 
 /** Builds `aml serve`'s extensions (watchlists, webhooks, screening) with test-friendly timings. */
 export function allExtensions(options: Pick<ListServerOptions, "demoFiles" | "webhooks"> = {}) {
-  const watchlists = watchlistExtension(buildIndex, { pollMs: 100, ...(options.demoFiles ? { demoFiles: options.demoFiles } : {}) });
+  const watchlists = watchlistExtension(startIndex, { pollMs: 100, ...(options.demoFiles ? { demoFiles: options.demoFiles } : {}) });
   const webhooks = webhookExtension(options.webhooks ?? FAST_WEBHOOKS);
   const extensions: ServerExtension[] = [watchlists, webhooks, screeningExtension(watchlists, { announce: () => webhooks.wake() })];
   return { watchlists, webhooks, extensions };

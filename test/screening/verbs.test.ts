@@ -6,7 +6,7 @@ import { ServiceError } from "@/errors";
 import { systemClock } from "@/lib/clock";
 import { createLogger } from "@/lib/logger";
 import { createSecretBox } from "@/lib/secret-box";
-import { buildIndex, type MatchIndex } from "@/matching/index";
+import { startIndex, type MatchIndex } from "@/matching/index";
 import { bulkScreen } from "@/screening/bulk";
 import { checkScreening } from "@/screening/check";
 import type { ScreeningDeps } from "@/screening/deps";
@@ -31,7 +31,7 @@ beforeEach(async () => {
     secrets: createSecretBox(randomBytes(32)),
   };
   await importListFiles(ctx.db, fixtureFiles(), meta);
-  const runtime = new WatchlistRuntime(ctx.db, buildIndex, ctx.log);
+  const runtime = new WatchlistRuntime(ctx.db, startIndex, ctx.log);
   await runtime.refresh();
   const loaded = runtime.current();
   if (!loaded) throw new Error("fixtures did not load");

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildIndex } from "@/matching/index";
+import { startIndex } from "@/matching/index";
 import { watchlistExtension } from "@/watchlists/extension";
 import { type OidcStack, startOidcStack } from "../oidc/harness";
 
@@ -25,7 +25,7 @@ async function servingVersion(): Promise<{ status: number; body: { versionId?: s
 }
 
 beforeAll(async () => {
-  stack = await startOidcStack({ extensions: async () => [watchlistExtension(buildIndex, { pollMs: 200 })] });
+  stack = await startOidcStack({ extensions: async () => [watchlistExtension(startIndex, { pollMs: 200 })] });
 });
 afterAll(() => stack.close());
 

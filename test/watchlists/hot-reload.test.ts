@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { buildIndex } from "@/matching/index";
+import { startIndex } from "@/matching/index";
 import { watchlistExtension } from "@/watchlists/extension";
 import { runCli } from "../helpers/cli";
 import { makeTenant } from "../helpers/tenants";
@@ -17,7 +17,7 @@ async function version(): Promise<{ status: number; body: Record<string, unknown
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ extensions: [watchlistExtension(buildIndex, { pollMs: 200 })] });
+  server = await startTestServer({ extensions: [watchlistExtension(startIndex, { pollMs: 200 })] });
   apiKey = makeTenant(server.ctx).apiKey;
 });
 afterAll(() => server.close());
