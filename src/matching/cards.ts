@@ -1,4 +1,4 @@
-import type { AliasQuality, EntityType, NameKind, SourceList, WatchlistEntity } from "../watchlists/entity";
+import { type AliasQuality, type EntityType, type NameKind, SOURCE_LISTS, type SourceList, type WatchlistEntity } from "../watchlists/entity";
 import { type PepTierFacts, pepTierFacts } from "../watchlists/pep-tier";
 
 /**
@@ -24,6 +24,8 @@ export interface CardName {
 }
 
 const KINDS: readonly NameKind[] = ["primary", "aka", "fka", "nka"];
+/** Entity types by their index code (also the codes of EntityTable.type). */
+export const ENTITY_TYPES: readonly EntityType[] = ["person", "organisation", "vessel", "aircraft"];
 
 /**
  * Cards of every indexed entity, kept as UTF-8 bytes in one buffer and decoded only for the few
@@ -49,6 +51,7 @@ export class CardStore {
     return this.used + this.offsets.byteLength;
   }
 
+  /** Appends entity `size`; `source` and `entityType` are its SOURCE_LISTS and ENTITY_TYPES codes. */
   add(entity: WatchlistEntity, source: number, entityType: number): void {
     const url = entity.verifyUrl;
     const withId = url.length > entity.externalId.length && url.endsWith(entity.externalId);
@@ -68,14 +71,14 @@ export class CardStore {
     this.append(JSON.stringify(record));
   }
 
-  get(index: number, sources: readonly SourceList[], types: readonly EntityType[]): MatchCard {
+  get(index: number): MatchCard {
     const text = this.decoder.decode(this.bytes.subarray(this.offsets[index]!, this.offsets[index + 1]!));
     const [source, type, deceased, externalId, primary, names, programmes, url, withId, pep] = JSON.parse(text) as CardRecord;
     const cardNames = names.map(([name, kind, weak]): CardName => ({ name, kind: KINDS[kind] ?? "aka", quality: weak ? "weak" : "strong" }));
     return {
-      source: sources[source]!,
+      source: SOURCE_LISTS[source]!,
       externalId,
-      entityType: types[type]!,
+      entityType: ENTITY_TYPES[type]!,
       primaryName: primary === 0 ? (cardNames[0]?.name ?? "") : primary,
       names: cardNames,
       programmes,

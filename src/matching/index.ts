@@ -1,10 +1,10 @@
-import { type EntityType, SOURCE_LISTS, type WatchlistEntity } from "../watchlists/entity";
+import { SOURCE_LISTS, type WatchlistEntity } from "../watchlists/entity";
 import { packCountry } from "./countries";
 import { birthRange } from "./dates";
 import { buildEquivalents, type Equivalents } from "./equivalents";
 import { GrowableU32 } from "./growable";
 import { type FoldCache, joinedForms, normaliseName, TOKEN_ABJAD, TOKEN_NOISE, TOKEN_PARTICLE } from "./normalise";
-import { CardStore, type MatchCard } from "./cards";
+import { CardStore, ENTITY_TYPES, type MatchCard } from "./cards";
 import { orderPostingsByWeight } from "./postings-order";
 import { createScratch, type SearchScratch } from "./scratch";
 import { buildVocabulary, type Vocabulary } from "./vocab";
@@ -15,7 +15,7 @@ import { INITIAL_WEIGHT, MIN_IDF, NOISE_WEIGHT, PARTICLE_WEIGHT } from "./weight
  * changes afterwards, so a new version is a new index swapped in by reference. Per-name and
  * per-entity facts live in typed arrays (a few bytes per name), not in an object per name.
  */
-export const ENTITY_TYPES: readonly EntityType[] = ["person", "organisation", "vessel", "aircraft"];
+export { ENTITY_TYPES } from "./cards";
 
 export interface NameTable {
   readonly count: number;
@@ -274,5 +274,5 @@ export function buildIndex(entities: Iterable<WatchlistEntity>): MatchIndex {
 
 /** The card of entity `e`: what a match shows of it. */
 export function entityCard(index: MatchIndex, e: number): MatchCard {
-  return index.cards.get(e, SOURCE_LISTS, ENTITY_TYPES);
+  return index.cards.get(e);
 }
