@@ -58,10 +58,12 @@ function trigramNeighbours(index: MatchIndex, text: string, floor: number): numb
   const maxDiff = Math.max(2, text.length >> 1);
   const passing: number[] = [];
   const byShared = new Uint32Array(codes.length + 2);
+  const lengths = vocab.lengths;
+  const length = Math.min(255, text.length);
   for (let k = 0; k < touched.length; k++) {
     const t = touched.get(k);
     const shared = counts[t]!;
-    if (shared >= needed && Math.abs(vocab.strings[t]!.length - text.length) <= maxDiff) {
+    if (shared >= needed && Math.abs(lengths[t]! - length) <= maxDiff) {
       passing.push(t);
       byShared[Math.min(shared, codes.length + 1)]!++;
     } else counts[t] = 0;
@@ -86,7 +88,7 @@ function trigramNeighbours(index: MatchIndex, text: string, floor: number): numb
     counts[t] = 0;
   }
   if (tied.length > 0) {
-    const gap = (t: number) => Math.abs(vocab.strings[t]!.length - text.length);
+    const gap = (t: number) => Math.abs(lengths[t]! - length);
     tied.sort((a, b) => gap(a) - gap(b) || a - b);
     for (let k = 0; k < tied.length && out.length < VERIFY_LIMIT; k++) out.push(tied[k]!);
   }

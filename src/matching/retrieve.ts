@@ -251,12 +251,20 @@ export function retrieve(index: MatchIndex, plan: QueryPlan, options: RetrieveOp
     const slot = slots[k]!;
     const stamp = first + k;
     const found = buf.touched.length;
-    const ends = slot.token.expansions.map((e) => {
-      const credit = idf[e.token]! * e.sim;
-      // Joined spellings are not name tokens, so creditExisting cannot make up for a tighter cut there.
-      const heaviest = slot.creates && !slot.joined ? heaviestCreated(cut, k, slot, e, credit) : heaviestCredited(cut, k, credit);
-      return cutEnd(index, starts[e.token]!, starts[e.token + 1]!, heaviest);
-    });
+    let ends = slot.token.expansions.map((e) => cutEnd(index, starts[e.token]!, starts[e.token + 1]!, heaviestCredited(cut, k, idf[e.token]! * e.sim)));
+    // A creating slot may stop earlier for new names; names found before it then need its credit
+    // from their own tokens (creditExisting), which pays only when it saves more postings than
+    // that costs. Joined spellings are not name tokens, so joined slots keep the plain bound.
+    let creditFound = false;
+    if (slot.creates && !slot.joined) {
+      const tighter = slot.token.expansions.map((e, i) => cutEnd(index, starts[e.token]!, ends[i]!, heaviestCreated(cut, k, slot, e, idf[e.token]! * e.sim)));
+      let saved = 0;
+      for (let i = 0; i < ends.length; i++) saved += ends[i]! - tighter[i]!;
+      if (saved > 0 && (found === 0 || saved > found * AVERAGE_NAME_TOKENS)) {
+        creditFound = found > 0;
+        ends = tighter;
+      }
+    }
     if (!slot.creates) {
       let total = 0;
       slot.token.expansions.forEach((e, i) => {
@@ -265,8 +273,7 @@ export function retrieve(index: MatchIndex, plan: QueryPlan, options: RetrieveOp
       if (updateByCandidates(index, buf, slot, stamp, total)) continue;
     }
     walkPostings(index, buf, slot, stamp, first, options.sourceMask, ends);
-    const cutShort = slot.token.expansions.some((e, i) => ends[i]! < starts[e.token + 1]!);
-    if (slot.creates && !slot.joined && found > 0 && cutShort) creditExisting(index, buf, slot, stamp, found);
+    if (creditFound) creditExisting(index, buf, slot, stamp, found);
   }
   return select(index, plan, options, buf.touched.length);
 }

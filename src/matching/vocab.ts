@@ -18,6 +18,8 @@ export interface Vocabulary {
   readonly grams: Csr;
   /** Distinct trigram count per token. */
   readonly gramCount: Uint8Array;
+  /** Length of each token (capped at 255), read where touching the string would cost a cache miss. */
+  readonly lengths: Uint8Array;
   readonly phonetic: ReadonlyMap<string, readonly number[]>;
   readonly skeletons: ReadonlyMap<string, readonly number[]>;
   /** Transliteration-folded spelling per token, and tokens by folded spelling. */
@@ -74,6 +76,7 @@ export function buildVocabulary(input: VocabularyInput): Vocabulary {
   const n = Math.max(1, input.entityCount);
   for (let t = 0; t < size; t++) idf[t] = Math.log((n + 1) / (input.entityFrequency[t]! + 1)) + 1;
   const gramCount = new Uint8Array(size);
+  const lengths = new Uint8Array(size);
   const gramRow = new GrowableU32(size * 8);
   const gramToken = new GrowableU32(size * 8);
   const phonetic = new Map<string, number[]>();
@@ -84,6 +87,7 @@ export function buildVocabulary(input: VocabularyInput): Vocabulary {
     const token = input.strings[t]!;
     const codes = trigramCodes(token);
     gramCount[t] = Math.min(255, codes.length);
+    lengths[t] = Math.min(255, token.length);
     for (const code of codes) {
       gramRow.push(code);
       gramToken.push(t);
@@ -102,6 +106,7 @@ export function buildVocabulary(input: VocabularyInput): Vocabulary {
     abjad: Uint8Array.from(input.abjad),
     grams: buildCsr(GRAM_SPACE, gramRow, gramToken),
     gramCount,
+    lengths,
     phonetic,
     skeletons,
     loose,
