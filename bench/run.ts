@@ -35,8 +35,8 @@ const BENCHES: Bench[] = [
   {
     name: "http-screening",
     file: "http-screening.ts",
-    what: "the real server under concurrent single screens and one 1,000-row bulk request",
-    quickEnv: { BENCH_SECONDS: "3" },
+    what: "the real server: single screens closed loop (capacity) and open loop (latency at fixed rates), one 1,000-row bulk",
+    quickEnv: { BENCH_SECONDS: "3", BENCH_OPEN_SECONDS: "3" },
   },
 ];
 

@@ -4,6 +4,8 @@ import { newId } from "@/lib/ids";
 import type { Db } from "@/storage/db";
 import { type ChainedFields, entryHash, GENESIS_HASH } from "./chain";
 
+type AuditInsertParams = [string, string, number, string, string, string, string | null, string, string, string | null, string, string, string];
+
 export interface AuditInput {
   /** Tenant id, or SYSTEM_CHAIN. */
   chain: string;
@@ -42,10 +44,13 @@ export function appendAudit(db: Db, input: AuditInput): { id: string; hash: stri
   };
   const prevHash = last?.hash ?? GENESIS_HASH;
   const hash = entryHash(prevHash, entry);
-  db.sqlite.run(
-    `INSERT INTO audit_log (id, chain, seq, at, action, target_type, target_id, actor_type, actor_id, correlation_id, details, prev_hash, hash)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
+  // query() caches the prepared statement: every screening appends an entry, so compiling it each time adds up.
+  db.sqlite
+    .query<unknown, AuditInsertParams>(
+      `INSERT INTO audit_log (id, chain, seq, at, action, target_type, target_id, actor_type, actor_id, correlation_id, details, prev_hash, hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
       entry.id,
       entry.chain,
       entry.seq,
@@ -59,7 +64,6 @@ export function appendAudit(db: Db, input: AuditInput): { id: string; hash: stri
       canonicalJson(entry.details),
       prevHash,
       hash,
-    ],
-  );
+    );
   return { id: entry.id, hash };
 }

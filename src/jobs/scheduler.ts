@@ -16,6 +16,8 @@ export class Scheduler {
   private readonly loops: Loop[] = [];
   private readonly running = new Map<string, Promise<void>>();
   private readonly wakers = new Map<string, () => void>();
+  /** Loops woken while running a round: their next sleep returns at once, so the wake is not lost. */
+  private readonly wokenWhileBusy = new Set<string>();
   private readonly controller = new AbortController();
   private started = false;
 
@@ -31,9 +33,16 @@ export class Scheduler {
     for (const loop of this.loops) this.running.set(loop.name, this.run(loop));
   }
 
-  /** Runs a loop's next round now (e.g. right after a commit that created work for it). */
+  /**
+   * Runs a loop's next round now (e.g. right after a commit that created work for it). A loop in the
+   * middle of a round runs another one right after it: the work may have been committed after the
+   * round claimed its share. Many wakes during one round make one extra round, which claims the
+   * work of all of them together.
+   */
   wake(name: string): void {
-    this.wakers.get(name)?.();
+    const waker = this.wakers.get(name);
+    if (waker) waker();
+    else this.wokenWhileBusy.add(name);
   }
 
   async stop(): Promise<void> {
@@ -57,13 +66,16 @@ export class Scheduler {
   }
 
   private sleep(loop: Loop): Promise<void> {
+    if (this.wokenWhileBusy.delete(loop.name)) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(done, loop.intervalMs);
+      const wakers = this.wakers;
       function done() {
         clearTimeout(timer);
+        wakers.delete(loop.name);
         resolve();
       }
-      this.wakers.set(loop.name, done);
+      wakers.set(loop.name, done);
     });
   }
 }

@@ -20,15 +20,23 @@ interface ProfileRow {
   updated_by: string;
 }
 
-/** The stored profile, or the documented defaults. Re-parsed so a default added later fills in. */
+/**
+ * A profile's options from the stored JSON (null: none stored, the documented defaults). Re-parsed
+ * so a default added later fills in.
+ */
+export function profileOptionsFromText(storedJson: string | null): RiskProfileOptions {
+  return storedJson === null ? defaultProfile() : RiskProfileOptions.parse(JSON.parse(storedJson));
+}
+
+/** The stored profile, or the documented defaults. */
 export function readRiskProfile(db: Db, tenantId: string): RiskProfile {
   const row = db.sqlite
     .query<ProfileRow, [string]>("SELECT options, updated_at, updated_by FROM risk_profiles WHERE tenant_id = ?")
     .get(tenantId);
-  if (!row) return { tenantId, options: defaultProfile(), isDefault: true, updatedAt: null, updatedBy: null };
+  if (!row) return { tenantId, options: profileOptionsFromText(null), isDefault: true, updatedAt: null, updatedBy: null };
   return {
     tenantId,
-    options: RiskProfileOptions.parse(JSON.parse(row.options)),
+    options: profileOptionsFromText(row.options),
     isDefault: false,
     updatedAt: row.updated_at,
     updatedBy: row.updated_by,

@@ -94,8 +94,8 @@ export async function bulkScreen(deps: ScreeningDeps, args: BulkArgs): Promise<B
         await new Promise((resolve) => setImmediate(resolve));
       }
     }
-    commitScreenings(deps, args.tenantId, screened, args.meta, { charge: true });
-    if (screened.length > 0) deps.announce();
+    const committed = commitScreenings(deps, args.tenantId, screened, args.meta, { charge: true });
+    if (committed.queued > 0) deps.announce();
   }
   return { rows: results, summary: { total: rows.length, screened: screened.length, failed: rows.length - screened.length }, subjects };
 }

@@ -3,7 +3,7 @@ import type { CallMeta } from "@/context";
 import { parseInput } from "@/lib/validate";
 import { RiskProfileOverrides } from "@/matching/options";
 import { assertQuotaFits } from "@/usage/quota";
-import { commitScreenings } from "./commit";
+import { commitScreeningsGrouped } from "./commit";
 import { requireLists, type ScreeningDeps, type ScreenOutcome } from "./deps";
 import { findReplay, idempotencyClaim } from "./idempotency";
 import { optionsForTenant } from "./options";
@@ -32,9 +32,10 @@ export interface CheckArgs {
 /**
  * Single screen. An Idempotency-Key already seen with the same body returns the original screening
  * (uncharged, no new event). The quota is pre-checked so an over-quota call does no matching, and
- * checked again, authoritatively, in the commit transaction.
+ * checked again, authoritatively, in the commit transaction, which concurrent screens share (group
+ * commit); the outcome resolves once that transaction committed.
  */
-export function checkScreening(deps: ScreeningDeps, args: CheckArgs): ScreenOutcome {
+export async function checkScreening(deps: ScreeningDeps, args: CheckArgs): Promise<ScreenOutcome> {
   const parsed = parseInput(CheckInput, args.input, "Screening request");
   const subject = normaliseSubject(parsed);
   const overrides = parsed.options ?? {};
@@ -51,7 +52,8 @@ export function checkScreening(deps: ScreeningDeps, args: CheckArgs): ScreenOutc
     { subject, options, origin: "check", rescreenOf: null, correlationId: args.meta.correlationId ?? null },
     now,
   );
-  const result = commitScreenings(deps, args.tenantId, [record], args.meta, { charge: true, idempotency: claim });
-  if (!result.replayed) deps.announce();
+  const result = await commitScreeningsGrouped(deps, args.tenantId, [record], args.meta, { charge: true, idempotency: claim });
+  // Only a queued event gives the dispatcher work; waking it for nothing costs a claim transaction.
+  if (result.queued > 0) deps.announce();
   return { record: result.records[0], replayed: result.replayed };
 }

@@ -1,6 +1,7 @@
 import { appendAudit } from "@/audit/append";
 import type { AppContext, CallMeta } from "@/context";
 import { writeTx } from "@/storage/db";
+import { groupCommit } from "@/storage/group-commit";
 import { chargeScreens } from "@/usage/quota";
 import { enqueueWebhook } from "@/webhooks/enqueue";
 import { webhookPayloadFromOutcome } from "@/webhooks/payload";
@@ -15,7 +16,10 @@ export interface CommitOptions {
   idempotency?: IdempotencyClaim | null;
 }
 
-export type CommitResult = { replayed: false; records: ScreeningRecord[] } | { replayed: true; records: [ScreeningRecord] };
+/** `queued`: webhook events put in the outbox (0 when the tenant has no webhook URL). */
+export type CommitResult =
+  | { replayed: false; records: ScreeningRecord[]; queued: number }
+  | { replayed: true; records: [ScreeningRecord]; queued: 0 };
 
 /**
  * Stores finished screenings in ONE write transaction: per record the screening row, its case row,
@@ -29,9 +33,10 @@ export function commitScreenings(ctx: AppContext, tenantId: string, records: Scr
     const claim = options.idempotency ?? null;
     if (claim) {
       const original = findReplay(ctx.db, tenantId, claim, now);
-      if (original) return { replayed: true, records: [original] };
+      if (original) return { replayed: true, records: [original], queued: 0 };
     }
     if (options.charge && records.length > 0) chargeScreens(ctx.db, tenantId, records.length, now);
+    let queued = 0;
     for (const record of records) {
       insertScreening(ctx.db, tenantId, record, options.charge);
       appendAudit(ctx.db, {
@@ -44,11 +49,26 @@ export function commitScreenings(ctx: AppContext, tenantId: string, records: Scr
         // No personal data: ids and the outcome only.
         details: { decision: record.decision, origin: record.origin, rescreenOf: record.rescreenOf, snapshotId: record.listVersions.snapshotId },
       });
-      enqueueWebhook(ctx.db, { tenantId, event: "screening.completed", payload: completedPayload(record), at: now });
+      if (enqueueWebhook(ctx.db, { tenantId, event: "screening.completed", payload: completedPayload(record), at: now })) queued++;
     }
     if (claim && records[0]) rememberKey(ctx.db, tenantId, claim, records[0].id, now, ctx.config.idempotencyTtlHours);
-    return { replayed: false, records };
+    return { replayed: false, records, queued };
   });
+}
+
+/**
+ * commitScreenings in the connection's next group commit (storage/group-commit.ts): concurrent single
+ * screens share one write transaction, each under its own savepoint, and each resolves only after
+ * that transaction committed. A failure (quota, reused key) rejects this call alone.
+ */
+export function commitScreeningsGrouped(
+  ctx: AppContext,
+  tenantId: string,
+  records: ScreeningRecord[],
+  meta: CallMeta,
+  options: CommitOptions,
+): Promise<CommitResult> {
+  return groupCommit(ctx.db).run(() => commitScreenings(ctx, tenantId, records, meta, options));
 }
 
 function completedPayload(record: ScreeningRecord) {

@@ -53,9 +53,11 @@ export function findReplay(db: Db, tenantId: string, claim: IdempotencyClaim, no
 /** Records the key inside the screening's transaction; an expired row for the same key is replaced. */
 export function rememberKey(db: Db, tenantId: string, claim: IdempotencyClaim, screeningId: string, now: Date, ttlHours: number): void {
   const nowIso = now.toISOString();
-  db.sqlite.run("DELETE FROM idempotency_keys WHERE expires_at <= ?", [nowIso]);
-  db.sqlite.run(
-    "INSERT INTO idempotency_keys (tenant_id, key, request_hash, screening_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
-    [tenantId, claim.key, claim.requestHash, screeningId, nowIso, new Date(now.getTime() + ttlHours * 3_600_000).toISOString()],
-  );
+  // query() caches both prepared statements; run(sql, params) would compile them on every keyed screen.
+  db.sqlite.query<unknown, [string]>("DELETE FROM idempotency_keys WHERE expires_at <= ?").run(nowIso);
+  db.sqlite
+    .query<unknown, [string, string, string, string, string, string]>(
+      "INSERT INTO idempotency_keys (tenant_id, key, request_hash, screening_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+    )
+    .run(tenantId, claim.key, claim.requestHash, screeningId, nowIso, new Date(now.getTime() + ttlHours * 3_600_000).toISOString());
 }

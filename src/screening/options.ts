@@ -1,32 +1,50 @@
 import { ServiceError } from "@/errors";
 import type { RiskProfileOverrides } from "@/matching/options";
 import { type ResolvedOptions, resolveOptions } from "@/matching/options-resolve";
-import { readRiskProfile } from "@/profiles/store";
+import { profileOptionsFromText } from "@/profiles/store";
 import type { Db } from "@/storage/db";
-import { isSourceList, type SourceList } from "@/watchlists/entity";
+import { isSourceList } from "@/watchlists/entity";
 
 /**
  * The options a tenant's screen runs with: its risk profile, then the request's overrides, then
  * limited to the lists enabled for the tenant at onboarding. A selection that leaves no list is
  * refused rather than screened against nothing (which would read as Clear).
+ *
+ * The tenant row and the profile are read on every call (one query), so a change made by the CLI in
+ * another process applies to the next screen. Only the resolution is memoised: it is a pure
+ * function of the stored texts and the overrides, and costs three zod parses per screen otherwise.
  */
 export function optionsForTenant(db: Db, tenantId: string, overrides: RiskProfileOverrides = {}): ResolvedOptions {
-  const profile = readRiskProfile(db, tenantId);
-  const resolved = resolveOptions(profile.options, overrides);
-  const enabled = enabledLists(db, tenantId);
-  const lists = resolved.lists.filter((list) => enabled.has(list));
+  const row = db.sqlite
+    .query<{ enabled_lists: string; options: string | null }, [string]>(
+      "SELECT t.enabled_lists, p.options FROM tenants t LEFT JOIN risk_profiles p ON p.tenant_id = t.id WHERE t.id = ?",
+    )
+    .get(tenantId);
+  if (!row) throw new ServiceError("NOT_FOUND", `Tenant ${tenantId} not found`);
+  const key = `${row.options ?? ""}\u0000${row.enabled_lists}\u0000${JSON.stringify(overrides)}`;
+  const known = resolved.get(key);
+  if (known) return known;
+  const options = resolve(row.options, row.enabled_lists, overrides);
+  if (resolved.size >= MEMO_LIMIT) resolved.clear();
+  resolved.set(key, options);
+  return options;
+}
+
+/** Distinct (profile, enabled lists, overrides) combinations kept; cleared when full, as a miss only costs a resolution. */
+const MEMO_LIMIT = 1_000;
+const resolved = new Map<string, ResolvedOptions>();
+
+function resolve(profileJson: string | null, enabledJson: string, overrides: RiskProfileOverrides): ResolvedOptions {
+  const merged = resolveOptions(profileOptionsFromText(profileJson), overrides);
+  const enabled = new Set((JSON.parse(enabledJson) as string[]).filter(isSourceList));
+  const lists = merged.lists.filter((list) => enabled.has(list));
   if (lists.length === 0) {
     throw new ServiceError(
       "VALIDATION_FAILED",
-      `The selected lists (${resolved.lists.join(", ")}) include none enabled for this tenant (${[...enabled].join(", ")}).`,
+      `The selected lists (${merged.lists.join(", ")}) include none enabled for this tenant (${[...enabled].join(", ")}).`,
       { fieldIssues: [{ field: "options.lists", message: "selects no list enabled for this tenant" }] },
     );
   }
-  return { ...resolved, lists };
-}
-
-function enabledLists(db: Db, tenantId: string): Set<SourceList> {
-  const row = db.sqlite.query<{ enabled_lists: string }, [string]>("SELECT enabled_lists FROM tenants WHERE id = ?").get(tenantId);
-  if (!row) throw new ServiceError("NOT_FOUND", `Tenant ${tenantId} not found`);
-  return new Set((JSON.parse(row.enabled_lists) as string[]).filter(isSourceList));
+  // Frozen because one object now serves many screenings: a mutation would leak into the others.
+  return Object.freeze({ ...merged, lists: Object.freeze(lists), pepTiers: Object.freeze([...merged.pepTiers]) });
 }

@@ -1,6 +1,6 @@
 import type { CallMeta } from "@/context";
 import { assertQuotaFits } from "@/usage/quota";
-import { commitScreenings } from "./commit";
+import { commitScreeningsGrouped } from "./commit";
 import { requireLists, type ScreeningDeps, type ScreenOutcome } from "./deps";
 import { getScreening } from "./get";
 import { findReplay, idempotencyClaim } from "./idempotency";
@@ -17,8 +17,9 @@ export interface RescreenArgs {
  * Screens an earlier screening's subject again, with its ORIGINAL resolved options, against the
  * lists serving now. The result is a new screening linked by rescreenOf; the original is untouched
  * (the database could not change it anyway). Charged like a check: only monitoring is exempt.
+ * Committed like a check, in the shared group commit.
  */
-export function rescreenScreening(deps: ScreeningDeps, args: RescreenArgs): ScreenOutcome {
+export async function rescreenScreening(deps: ScreeningDeps, args: RescreenArgs): Promise<ScreenOutcome> {
   const original = getScreening(deps.db, args.tenantId, args.id);
   const claim = idempotencyClaim(args.idempotencyKey, "rescreen", { rescreenOf: original.id });
   const now = deps.clock.now();
@@ -38,7 +39,7 @@ export function rescreenScreening(deps: ScreeningDeps, args: RescreenArgs): Scre
     },
     now,
   );
-  const result = commitScreenings(deps, args.tenantId, [record], args.meta, { charge: true, idempotency: claim });
-  if (!result.replayed) deps.announce();
+  const result = await commitScreeningsGrouped(deps, args.tenantId, [record], args.meta, { charge: true, idempotency: claim });
+  if (result.queued > 0) deps.announce();
   return { record: result.records[0], replayed: result.replayed };
 }

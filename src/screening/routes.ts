@@ -52,9 +52,9 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
     .use(guard(deps))
     .post(
       "/v1/screenings/check",
-      ({ caller, body, request, set }) =>
+      async ({ caller, body, request, set }) =>
         respond(
-          checkScreening(screening, {
+          await checkScreening(screening, {
             tenantId: caller.tenantId,
             input: body,
             idempotencyKey: parseIdempotencyKey(request.headers.get("idempotency-key")),
@@ -132,9 +132,9 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
     })
     .post(
       "/v1/screenings/:id/rescreen",
-      ({ caller, params, request, set }) =>
+      async ({ caller, params, request, set }) =>
         respond(
-          rescreenScreening(screening, {
+          await rescreenScreening(screening, {
             tenantId: caller.tenantId,
             id: params.id,
             idempotencyKey: parseIdempotencyKey(request.headers.get("idempotency-key")),

@@ -45,11 +45,13 @@ export function chargeScreens(db: Db, tenantId: string, count: number, at: Date)
   const period = utcMonth(at);
   const state = readState(db, tenantId, period);
   assertFits(state, count, period);
-  db.sqlite.run(
-    `INSERT INTO usage_counters (tenant_id, period, used) VALUES (?, ?, ?)
-     ON CONFLICT (tenant_id, period) DO UPDATE SET used = used + excluded.used`,
-    [tenantId, period, count],
-  );
+  // query() caches the prepared statement; run(sql, params) would compile it again on every screen.
+  db.sqlite
+    .query<unknown, [string, string, number]>(
+      `INSERT INTO usage_counters (tenant_id, period, used) VALUES (?, ?, ?)
+       ON CONFLICT (tenant_id, period) DO UPDATE SET used = used + excluded.used`,
+    )
+    .run(tenantId, period, count);
   return toUsage({ used: state.used + count, limit: state.limit });
 }
 

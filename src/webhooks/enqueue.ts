@@ -32,10 +32,12 @@ export function enqueueWebhook(db: Db, input: EnqueueWebhookInput): { id: string
   const at = input.at.toISOString();
   // Serialised once, here: this exact string is what gets signed and sent on every attempt.
   const payload = JSON.stringify(input.payload);
-  db.sqlite.run(
-    `INSERT INTO webhook_outbox (id, tenant_id, event, screening_id, payload, status, next_attempt_at, created_at)
-     VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`,
-    [id, input.tenantId, input.event, input.payload.screeningId, payload, at, at],
-  );
+  // query() caches the prepared statement (one insert per screening).
+  db.sqlite
+    .query<unknown, [string, string, string, string, string, string, string]>(
+      `INSERT INTO webhook_outbox (id, tenant_id, event, screening_id, payload, status, next_attempt_at, created_at)
+       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`,
+    )
+    .run(id, input.tenantId, input.event, input.payload.screeningId, payload, at, at);
   return { id };
 }

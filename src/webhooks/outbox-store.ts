@@ -79,12 +79,15 @@ export function finishAttempt(
   const delay = ok ? null : retryDelayMs(args.policy, row.attempts);
   const result: AttemptResult = ok ? "delivered" : delay === null ? "dead" : "retry";
   const nextAttemptAt = delay === null ? null : new Date(args.now.getTime() + delay).toISOString();
-  const changed = db.sqlite.run(
-    `UPDATE webhook_outbox
-        SET status = ?, next_attempt_at = ?, delivered_at = ?, dead_at = ?, lease_owner = NULL, lease_expires_at = NULL,
-            last_status_code = ?, last_error = ?
-      WHERE id = ? AND status = 'delivering' AND lease_owner = ? AND series = ? AND attempts = ?`,
-    [
+  // query() caches the prepared statement: every delivered event records its attempt here.
+  const changed = db.sqlite
+    .query<unknown, [string, string | null, string | null, string | null, number | null, string | null, string, string, number, number]>(
+      `UPDATE webhook_outbox
+          SET status = ?, next_attempt_at = ?, delivered_at = ?, dead_at = ?, lease_owner = NULL, lease_expires_at = NULL,
+              last_status_code = ?, last_error = ?
+        WHERE id = ? AND status = 'delivering' AND lease_owner = ? AND series = ? AND attempts = ?`,
+    )
+    .run(
       result === "retry" ? "pending" : result,
       nextAttemptAt,
       result === "delivered" ? at : null,
@@ -95,18 +98,19 @@ export function finishAttempt(
       args.owner,
       row.series,
       row.attempts,
-    ],
-  );
+    );
   if (changed.changes === 0) return "lease_lost";
   insertAttempt(db, row, attempt);
   return result;
 }
 
 function insertAttempt(db: Db, row: OutboxRow, attempt: AttemptRecord): void {
-  db.sqlite.run(
-    `INSERT INTO webhook_attempts (id, outbox_id, series, attempt, started_at, duration_ms, status_code, error, url)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
+  db.sqlite
+    .query<unknown, [string, string, number, number, string, number, number | null, string | null, string | null]>(
+      `INSERT INTO webhook_attempts (id, outbox_id, series, attempt, started_at, duration_ms, status_code, error, url)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
       newId(),
       row.id,
       row.series,
@@ -116,6 +120,5 @@ function insertAttempt(db: Db, row: OutboxRow, attempt: AttemptRecord): void {
       attempt.statusCode,
       attempt.error,
       attempt.url,
-    ],
-  );
+    );
 }

@@ -43,7 +43,7 @@ const deps = (overrides: Partial<ScreeningDeps> = {}): ScreeningDeps => ({ ...ct
 const count = (table: string) => ctx.db.sqlite.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()?.n ?? -1;
 
 describe("the commit transaction is authoritative", () => {
-  test("quota taken by another writer while matching ran: 429, and no screening, case, audit entry or event is written", () => {
+  test("quota taken by another writer while matching ran: 429, and no screening, case, audit entry or event is written", async () => {
     const tenant = makeTenant(ctx, { monthlyScreeningQuota: 1, webhookUrl: "https://hooks.bank.example/aml" });
     const audits = count("audit_log");
     const racing = deps({
@@ -55,7 +55,7 @@ describe("the commit transaction is authoritative", () => {
     });
     let caught: unknown;
     try {
-      checkScreening(racing, { tenantId: tenant.tenant.id, input: { fullName: "Dmitri Korvalev" }, idempotencyKey: null, meta });
+      await checkScreening(racing, { tenantId: tenant.tenant.id, input: { fullName: "Dmitri Korvalev" }, idempotencyKey: null, meta });
     } catch (error) {
       caught = error;
     }
@@ -65,11 +65,11 @@ describe("the commit transaction is authoritative", () => {
     expect(count("audit_log")).toBe(audits);
   });
 
-  test("a successful check writes the screening, its case, the charge, one audit entry and one outbox event together", () => {
+  test("a successful check writes the screening, its case, the charge, one audit entry and one outbox event together", async () => {
     const tenant = makeTenant(ctx, { webhookUrl: "https://hooks.bank.example/aml" });
     const audits = count("audit_log");
     let announced = 0;
-    const outcome = checkScreening(deps({ announce: () => announced++ }), {
+    const outcome = await checkScreening(deps({ announce: () => announced++ }), {
       tenantId: tenant.tenant.id,
       input: { fullName: "Dmitri Korvalev" },
       idempotencyKey: "k-1",
@@ -106,11 +106,11 @@ describe("bulk row isolation", () => {
     expect(count("screenings")).toBe(2);
   });
 
-  test("with no watchlist loaded a screen is 503 NOT_READY and nothing is charged", () => {
+  test("with no watchlist loaded a screen is 503 NOT_READY and nothing is charged", async () => {
     const tenant = makeTenant(ctx);
-    expect(() =>
+    await expect(
       checkScreening(deps({ lists: () => null }), { tenantId: tenant.tenant.id, input: { fullName: "A B" }, idempotencyKey: null, meta }),
-    ).toThrow("No watchlist snapshot is loaded yet");
+    ).rejects.toThrow("No watchlist snapshot is loaded yet");
     expect(count("usage_counters")).toBe(0);
   });
 });

@@ -1,0 +1,118 @@
+import { type Db, writeTx } from "./db";
+
+/**
+ * Group commit. Every write transaction pays a fixed price on top of its statements: BEGIN
+ * IMMEDIATE, the COMMIT that appends every page it touched to the WAL, and its share of the WAL
+ * checkpoints those pages cause later. Concurrent screens touch the same pages (the right-most
+ * leaves of the same tables and indexes), so committing together writes each page once instead of
+ * once per screen.
+ *
+ * Work submitted during one event-loop turn runs in ONE write transaction at the next turn
+ * (setImmediate): each unit under its own SAVEPOINT, so a unit that throws (quota exceeded, a
+ * reused idempotency key) rolls back alone and the others commit. Every promise settles only after
+ * the COMMIT, so nothing is acknowledged before it is durable. A unit runs synchronously inside the
+ * transaction and sees the units before it, exactly as if they had committed one after another:
+ * the quota and idempotency checks inside it stay authoritative.
+ *
+ * With no concurrency the batch holds one unit and the only difference from writeTx is one turn of
+ * the event loop.
+ */
+export interface GroupCommit {
+  /**
+   * Runs `work` (synchronous) in the next shared write transaction; resolves with its result after
+   * the commit, or rejects with its error.
+   *
+   * `maxDelayMs` is for background work nobody waits on (the webhook dispatcher's bookkeeping). Such
+   * units gather for up to that long and commit together in a transaction of their own, in their
+   * own turn: riding along with the requests' transactions would save a COMMIT but put the
+   * bookkeeping on a request's critical path, which at low load cost more latency than it saved.
+   */
+  run<T>(work: () => T, options?: { maxDelayMs?: number }): Promise<T>;
+}
+
+/** Units per transaction; later units wait for the next turn, so the write lock is never held for long. */
+const MAX_BATCH = 256;
+
+interface Unit {
+  work: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/** Units waiting for the same flush, and whether that flush is scheduled. */
+class Lane {
+  readonly units: Unit[] = [];
+  scheduled = false;
+}
+
+class Committer implements GroupCommit {
+  private readonly requests = new Lane();
+  private readonly background = new Lane();
+
+  constructor(private readonly db: Db) {}
+
+  run<T>(work: () => T, options: { maxDelayMs?: number } = {}): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const delay = options.maxDelayMs ?? 0;
+      const lane = delay > 0 ? this.background : this.requests;
+      lane.units.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.schedule(lane, delay);
+    });
+  }
+
+  private schedule(lane: Lane, delayMs: number): void {
+    if (lane.scheduled) return;
+    lane.scheduled = true;
+    // setImmediate, not a microtask: requests whose bodies arrived in the same poll are handled one
+    // after another in this turn, and a microtask would commit each before the next one ran.
+    if (delayMs > 0) setTimeout(() => this.flush(lane, delayMs), delayMs);
+    else setImmediate(() => this.flush(lane, 0));
+  }
+
+  private flush(lane: Lane, delayMs: number): void {
+    lane.scheduled = false;
+    const batch = lane.units.splice(0, MAX_BATCH);
+    if (lane.units.length > 0) this.schedule(lane, Math.min(delayMs, 1));
+    const outcomes: Outcome[] = [];
+    try {
+      writeTx(this.db, () => {
+        for (const unit of batch) outcomes.push(this.runUnit(unit));
+      });
+    } catch (error) {
+      // BEGIN, COMMIT or a failure that ended the transaction: nothing of this batch was stored.
+      for (const unit of batch) unit.reject(error);
+      return;
+    }
+    batch.forEach((unit, i) => {
+      const outcome = outcomes[i];
+      if (outcome?.ok) unit.resolve(outcome.value);
+      else unit.reject(outcome ? outcome.error : new Error("group commit lost a unit's outcome"));
+    });
+  }
+
+  private runUnit(unit: Unit): Outcome {
+    try {
+      // Nested in the batch's transaction, writeTx opens a SAVEPOINT and rolls back to it on a throw.
+      return { ok: true, value: writeTx(this.db, unit.work) };
+    } catch (error) {
+      // Some errors (disk full, I/O error) make SQLite roll back the whole transaction, taking the
+      // earlier units with it; rethrowing fails the batch rather than running the rest in autocommit.
+      if (!this.db.sqlite.inTransaction) throw error;
+      return { ok: false, error };
+    }
+  }
+}
+
+const committers = new WeakMap<Db, Committer>();
+
+/** The group committer of one connection (one per Db, created on first use). */
+export function groupCommit(db: Db): GroupCommit {
+  let committer = committers.get(db);
+  if (!committer) {
+    committer = new Committer(db);
+    committers.set(db, committer);
+  }
+  return committer;
+}

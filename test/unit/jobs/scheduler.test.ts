@@ -1,0 +1,35 @@
+import { describe, expect, test } from "bun:test";
+import { Scheduler } from "@/jobs/scheduler";
+import { createLogger } from "@/lib/logger";
+
+/** The in-process scheduler's wake-ups, with a loop whose interval is far longer than the test. */
+describe("Scheduler.wake", () => {
+  test("a wake during a round runs one more round right after it instead of waiting out the interval", async () => {
+    const scheduler = new Scheduler(createLogger("silent"));
+    let rounds = 0;
+    let release: () => void = () => undefined;
+    scheduler.register({
+      name: "work",
+      intervalMs: 60_000,
+      async tick() {
+        rounds++;
+        // The first round is slow; wakes arrive while it runs.
+        if (rounds === 1) await new Promise<void>((resolve) => (release = resolve));
+        return false;
+      },
+    });
+    scheduler.start();
+    await Bun.sleep(10);
+    expect(rounds).toBe(1);
+    scheduler.wake("work");
+    scheduler.wake("work");
+    release();
+    await Bun.sleep(30);
+    // Two wakes during one round: one extra round, not zero (lost) and not two.
+    expect(rounds).toBe(2);
+    scheduler.wake("work");
+    await Bun.sleep(30);
+    expect(rounds).toBe(3);
+    await scheduler.stop();
+  });
+});
