@@ -10,7 +10,7 @@ import { type Db, writeTx } from "./db";
  * Work submitted during one event-loop turn runs in ONE write transaction at the next turn
  * (setImmediate): each unit under its own SAVEPOINT, so a unit that throws (quota exceeded, a
  * reused idempotency key) rolls back alone and the others commit. Every promise settles only after
- * the COMMIT, so nothing is acknowledged before it is durable. A unit runs synchronously inside the
+ * the COMMIT, so nothing is acknowledged before it is committed. A unit runs synchronously inside the
  * transaction and sees the units before it, exactly as if they had committed one after another:
  * the quota and idempotency checks inside it stay authoritative.
  *
