@@ -1,5 +1,6 @@
 import type { PepRelation, WatchlistEntity } from "../../entity";
 import type { PersonLink } from "./relations";
+import type { PepStreamStats } from "./stream-stats";
 
 const FIELD = "\u001f";
 const RECORD = "\u001e";
@@ -18,6 +19,12 @@ export interface PepAssemblerOptions {
  * the PEP may come later in the file, such persons wait until the end of the input. What is
  * remembered per PEP is packed into strings: at a million persons, objects cost too much.
  */
+/** A person as a parser mapped it, with its family and associate links. */
+export interface MappedPerson {
+  entity: WatchlistEntity;
+  links: PersonLink[];
+}
+
 export class PepAssembler {
   skipped = 0;
   private readonly pepNames = new Map<string, string>();
@@ -26,6 +33,25 @@ export class PepAssembler {
   private readonly pending: string[] = [];
 
   constructor(private readonly options: PepAssemblerOptions = {}) {}
+
+  /**
+   * Runs a parser's stream of mapped persons through the assembler: PEPs as they come, relatives
+   * and associates after the last person; counts what it emits and skips into `stats`.
+   */
+  async *assemble(persons: AsyncIterable<MappedPerson>, stats: PepStreamStats): AsyncGenerator<WatchlistEntity> {
+    for await (const { entity, links } of persons) {
+      const ready = this.add(entity, links);
+      if (ready) {
+        stats.emitted++;
+        yield ready;
+      }
+    }
+    for (const entity of this.finish()) {
+      stats.emitted++;
+      yield entity;
+    }
+    stats.skippedPersons += this.skipped;
+  }
 
   /** Returns the entity when it can be emitted now. */
   add(entity: WatchlistEntity, links: PersonLink[]): WatchlistEntity | undefined {

@@ -2,7 +2,7 @@ import type { WatchlistEntity } from "../../entity";
 import { ListParseError } from "../../errors";
 import { laterDate } from "../common/dates";
 import type { LineSource } from "../common/lines";
-import { PepAssembler } from "./assemble";
+import { type MappedPerson, PepAssembler } from "./assemble";
 import { type FtmEntity, parseFtmLine, prop, schemaOfLine } from "./ftm-json";
 import { type FtmOccupancy, type FtmPosition, mapFtmPerson, toFtmPosition } from "./ftm-map";
 import { linkTo, normalizeRelationship, type PersonLink } from "./relations";
@@ -111,6 +111,11 @@ async function* numbered(sources: readonly FtmSource[]): AsyncGenerator<{ file: 
 export async function* parseFtmSources(sources: readonly FtmSource[], stats: PepStreamStats = newPepStreamStats()): AsyncGenerator<WatchlistEntity> {
   const graph = await readGraph(sources, stats);
   const assembler = new PepAssembler({ mayBeLinked: (id) => graph.links.has(id) });
+  yield* assembler.assemble(ftmPersons(sources, graph, stats), stats);
+}
+
+/** The second read: every Person line mapped with its occupancies, positions and links. */
+async function* ftmPersons(sources: readonly FtmSource[], graph: FtmGraph, stats: PepStreamStats): AsyncGenerator<MappedPerson> {
   for await (const { file, line, lineNo } of numbered(sources)) {
     if (schemaOfLine(line) !== PERSON) continue;
     const entity = parseFtmLine(line, file, lineNo);
@@ -121,15 +126,6 @@ export async function* parseFtmSources(sources: readonly FtmSource[], stats: Pep
       stats.warnings.push(`${file} line ${lineNo}: Person ${entity.id} has no name; skipped`);
       continue;
     }
-    const ready = assembler.add(mapped, graph.links.get(entity.id) ?? []);
-    if (ready) {
-      stats.emitted++;
-      yield ready;
-    }
+    yield { entity: mapped, links: graph.links.get(entity.id) ?? [] };
   }
-  for (const entity of assembler.finish()) {
-    stats.emitted++;
-    yield entity;
-  }
-  stats.skippedPersons += assembler.skipped;
 }

@@ -1,9 +1,10 @@
-import type { PepPosition, WatchlistEntity } from "../../entity";
+import type { PepPosition } from "../../entity";
 import { addBirth, addName, dropEmpty, finishEntity, newEntity } from "../common/build";
 import { isInternationalPosition } from "./international";
 import { bestLabel, itemIds, qualifier, snakDate, snakItemId, statements, type WdEntity } from "./json";
 import { countryOfItem, labelOf, type WikidataLookup } from "./lookup";
 import { FAMILY_PROPERTIES, linkTo, type PersonLink } from "./relations";
+import type { MappedPerson } from "./assemble";
 
 export const WIKIDATA_URL = "https://www.wikidata.org/wiki/";
 
@@ -12,11 +13,6 @@ const FEMALE = "Q6581072";
 
 export function isHuman(entity: WdEntity): boolean {
   return itemIds(entity, "P31").includes("Q5");
-}
-
-export interface MappedPerson {
-  entity: WatchlistEntity;
-  links: PersonLink[];
 }
 
 /** Current citizenship first: statements without an end date (P582) come before ended ones. */

@@ -2,7 +2,7 @@ import type { WatchlistEntity } from "../../entity";
 import { ListParseError } from "../../errors";
 import { laterDate } from "../common/dates";
 import type { LineSource } from "../common/lines";
-import { PepAssembler } from "./assemble";
+import { type MappedPerson, PepAssembler } from "./assemble";
 import { entitiesIn, type WdEntity } from "./json";
 import { addToLookup, labelOf, type WikidataLookup } from "./lookup";
 import { isHuman, mapWikidataPerson } from "./map";
@@ -57,6 +57,15 @@ export async function* pepFromWikidataEntities(
   const lookup = opts.lookup ?? new Map();
   const stats = opts.stats ?? newPepStreamStats();
   const assembler = new PepAssembler({ nameOf: (id) => labelOf(lookup, id) });
+  yield* assembler.assemble(wikidataPersons(items, lookup, stats), stats);
+}
+
+/** Humans mapped to persons with their links; every other entity goes into the lookup. */
+async function* wikidataPersons(
+  items: AsyncIterable<LocatedEntity> | Iterable<LocatedEntity>,
+  lookup: WikidataLookup,
+  stats: PepStreamStats,
+): AsyncGenerator<MappedPerson> {
   for await (const { item, where } of items) {
     stats.publishedAt = laterDate(stats.publishedAt, item.modified);
     if (!isHuman(item)) {
@@ -68,17 +77,8 @@ export async function* pepFromWikidataEntities(
       stats.warnings.push(`${where}: ${item.id} has no label; skipped`);
       continue;
     }
-    const ready = assembler.add(mapped.entity, mapped.links);
-    if (ready) {
-      stats.emitted++;
-      yield ready;
-    }
+    yield mapped;
   }
-  for (const entity of assembler.finish()) {
-    stats.emitted++;
-    yield entity;
-  }
-  stats.skippedPersons += assembler.skipped;
 }
 
 /**
