@@ -47,8 +47,10 @@ function planSlots(index: MatchIndex, plan: QueryPlan, threshold: number): Slot[
     return total;
   };
   const substantiveOf = (i: number) => (isSubstantive(plan.texts[i]!, plan.tokens[i]!.flags) ? 1 : 0);
-  // Only tokens that can match something, alone or written together with a neighbour, can add to a name.
-  const reachable = plan.tokens.map((t) => !(t.flags & TOKEN_NOISE) && t.expansions.length > 0);
+  // Tokens looked up on their own; with those of a joined spelling that can match, the tokens that
+  // can add anything to a name.
+  const lookedUp = (t: QueryToken) => !(t.flags & TOKEN_NOISE) && t.expansions.length > 0;
+  const reachable = plan.tokens.map(lookedUp);
   for (const j of plan.joined) {
     if (j.token.expansions.length === 0) continue;
     reachable[j.start] = !(plan.tokens[j.start]!.flags & TOKEN_NOISE);
@@ -61,9 +63,7 @@ function planSlots(index: MatchIndex, plan: QueryPlan, threshold: number): Slot[
     reachWeight += t.weight;
     reachSubstantive += substantiveOf(i);
   });
-  const lookups = plan.tokens
-    .map((t, i) => ({ t, i, postings: postingsOf(t) }))
-    .filter(({ t }) => !(t.flags & TOKEN_NOISE) && t.expansions.length > 0);
+  const lookups = plan.tokens.map((t, i) => ({ t, i, postings: postingsOf(t) })).filter(({ t }) => lookedUp(t));
   const required = minQueryShare(threshold) * plan.totalWeight;
   const needTwo = plan.substantive >= 2;
   const choose = (order: typeof lookups): { set: Set<number>; cost: number } => {
@@ -237,6 +237,24 @@ function cutEnd(index: MatchIndex, begin: number, end: number, maxWeight: number
   return lo;
 }
 
+/**
+ * Where each of slot k's posting lists stops (see WeightCut). A creating slot may stop earlier for
+ * new names; the `found` names of earlier slots then need its credit from their own tokens
+ * (`creditFound`: creditExisting), which pays only when it saves more postings than that costs.
+ * Joined spellings are not name tokens, so joined slots keep the plain bound.
+ */
+function slotEnds(index: MatchIndex, cut: WeightCut, k: number, slot: Slot, found: number): { ends: number[]; creditFound: boolean } {
+  const { start } = index.vocab.postings;
+  const idf = index.vocab.idf;
+  const ends = slot.token.expansions.map((e) => cutEnd(index, start[e.token]!, start[e.token + 1]!, heaviestCredited(cut, k, idf[e.token]! * e.sim)));
+  if (!slot.creates || slot.joined) return { ends, creditFound: false };
+  const tighter = slot.token.expansions.map((e, i) => cutEnd(index, start[e.token]!, ends[i]!, heaviestCreated(cut, k, slot, e, idf[e.token]! * e.sim)));
+  let saved = 0;
+  for (let i = 0; i < ends.length; i++) saved += ends[i]! - tighter[i]!;
+  if (saved > 0 && (found === 0 || saved > found * AVERAGE_NAME_TOKENS)) return { ends: tighter, creditFound: found > 0 };
+  return { ends, creditFound: false };
+}
+
 /** Candidate names in pre-score order, at most `candidateLimit`. */
 export function retrieve(index: MatchIndex, plan: QueryPlan, options: RetrieveOptions): number[] {
   if (plan.totalWeight <= 0) return [];
@@ -245,26 +263,12 @@ export function retrieve(index: MatchIndex, plan: QueryPlan, options: RetrieveOp
   const cut = weightCut(index, plan, slots, options.threshold);
   const first = reserveStamps(index.scratch, buf, slots.length);
   const starts = index.vocab.postings.start;
-  const idf = index.vocab.idf;
   buf.touched.length = 0;
   for (let k = 0; k < slots.length; k++) {
     const slot = slots[k]!;
     const stamp = first + k;
     const found = buf.touched.length;
-    let ends = slot.token.expansions.map((e) => cutEnd(index, starts[e.token]!, starts[e.token + 1]!, heaviestCredited(cut, k, idf[e.token]! * e.sim)));
-    // A creating slot may stop earlier for new names; names found before it then need its credit
-    // from their own tokens (creditExisting), which pays only when it saves more postings than
-    // that costs. Joined spellings are not name tokens, so joined slots keep the plain bound.
-    let creditFound = false;
-    if (slot.creates && !slot.joined) {
-      const tighter = slot.token.expansions.map((e, i) => cutEnd(index, starts[e.token]!, ends[i]!, heaviestCreated(cut, k, slot, e, idf[e.token]! * e.sim)));
-      let saved = 0;
-      for (let i = 0; i < ends.length; i++) saved += ends[i]! - tighter[i]!;
-      if (saved > 0 && (found === 0 || saved > found * AVERAGE_NAME_TOKENS)) {
-        creditFound = found > 0;
-        ends = tighter;
-      }
-    }
+    const { ends, creditFound } = slotEnds(index, cut, k, slot, found);
     if (!slot.creates) {
       let total = 0;
       slot.token.expansions.forEach((e, i) => {
