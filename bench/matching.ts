@@ -13,7 +13,7 @@ import { BaselineScanner } from "./lib/baseline-scan";
 import { benchQueries, unlistedNames } from "./lib/queries";
 import { loadRealLists } from "./lib/real-lists";
 import { type LatencySummary, peakRssMiB, ratio, rssMiB, timeEach } from "./lib/stats";
-import { streamPeps } from "./lib/synthetic-peps";
+import { productionSet, sampled } from "./lib/production-set";
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=") as [string, string | undefined]));
 const SCALE = Number(args.get("scale") ?? 1_000_000);
@@ -35,15 +35,6 @@ interface Row {
   rssMiB: number;
   latency: LatencySummary;
   note: string;
-}
-
-/** Entities fed to the engine in a stream (as the server feeds them from SQLite), every 50th kept for queries. */
-function* sampled(entities: Iterable<WatchlistEntity>, sample: WatchlistEntity[]): Generator<WatchlistEntity> {
-  let i = 0;
-  for (const entity of entities) {
-    if (i++ % 50 === 0) sample.push(entity);
-    yield entity;
-  }
 }
 
 /**
@@ -104,14 +95,9 @@ console.log("# Matching benchmark (one core, single-name screens at the default 
 console.log(`queries: half listed names lightly perturbed, half unlisted yente synthetic names; ${QUERIES} timed after 300 warm-up`);
 measure("Real lists (OFAC, UN, UK, Wikidata samples)", () => loaded.entities, 300);
 
-const sanctions = loaded.entities.filter((e) => e.source !== "WIKIDATA");
 console.log(
   `\nGENERATED for scale: ${SCALE} PEPs with names recombined from the real lists' person-name tokens ` +
     "(frequency-weighted, so common Arabic and Russian tokens are as common as on the sanctions lists), generated while the index is built",
 );
-function* productionSet(): Generator<WatchlistEntity> {
-  yield* sanctions;
-  yield* streamPeps(loaded.entities, SCALE);
-}
-measure(`Production scale: ${SCALE} generated PEPs + real sanctions lists`, productionSet, 20);
+measure(`Production scale: ${SCALE} generated PEPs + real sanctions lists`, () => productionSet(loaded.entities, SCALE), 20);
 console.log("\nbaseline at production scale is sampled on 20 queries (a full scan takes seconds per name).");
