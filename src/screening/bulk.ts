@@ -9,6 +9,7 @@ import { optionsForTenant } from "./options";
 import { runScreening } from "./run";
 import { MAX_USER_REFERENCE_LENGTH, normaliseSubject, type ScreeningSubject, Subject } from "./subject";
 import type { ScreeningRecord } from "./types";
+import { outcomeSummary } from "./view";
 
 export const MAX_BULK_ROWS = 1_000;
 /** Rows matched between two yields to the event loop, so single screens keep flowing during a bulk. */
@@ -101,23 +102,7 @@ export async function bulkScreen(deps: ScreeningDeps, args: BulkArgs): Promise<B
 }
 
 function screenedRow(index: number, r: ScreeningRecord): BulkRowSummary {
-  return {
-    index,
-    status: "screened",
-    screeningId: r.id,
-    userReference: r.userReference,
-    decision: r.decision,
-    isMatch: r.isMatch,
-    score: r.score,
-    riskScore: r.riskScore,
-    riskBand: r.riskBand,
-    classification: r.classification,
-    pepTiers: r.pepTiers,
-    sourceLists: r.sourceLists,
-    matchCount: r.matchCount,
-    adverseMediaStatus: r.adverseMediaStatus,
-    error: null,
-  };
+  return { index, status: "screened", screeningId: r.id, userReference: r.userReference, ...outcomeSummary(r), error: null };
 }
 
 function failedRow(index: number, row: unknown, error: BulkRowError): BulkRowSummary {

@@ -8,6 +8,7 @@ import { webhookPayloadFromOutcome } from "@/webhooks/payload";
 import { findReplay, type IdempotencyClaim, rememberKey } from "./idempotency";
 import { insertScreening } from "./store";
 import type { ScreeningRecord } from "./types";
+import { outcomeSummary } from "./view";
 
 export interface CommitOptions {
   /** Charge one screen per record against the quota (monitoring re-screens are not charged). */
@@ -75,17 +76,8 @@ function completedPayload(record: ScreeningRecord) {
   return webhookPayloadFromOutcome("screening.completed", {
     screeningId: record.id,
     userReference: record.userReference,
-    isMatch: record.isMatch,
-    score: record.score,
-    decision: record.decision,
-    riskScore: record.riskScore,
-    riskBand: record.riskBand,
     createdAt: record.createdAt,
-    classification: record.classification,
-    pepTiers: record.pepTiers,
-    sourceLists: record.sourceLists,
-    matchCount: record.matchCount,
-    adverseMediaStatus: record.adverseMediaStatus,
     correlationId: record.correlationId,
+    ...outcomeSummary(record),
   });
 }

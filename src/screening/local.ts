@@ -11,6 +11,7 @@ import { optionsForTenant } from "./options";
 import { runScreening } from "./run";
 import { normaliseSubject, type ScreeningSubject, Subject } from "./subject";
 import type { SubjectFileRow } from "./subject-file";
+import { outcomeSummary } from "./view";
 
 /**
  * Screening on the appliance itself, without the server: `aml screen`. It reads the data folder's
@@ -59,16 +60,7 @@ export function screenLocally(lists: LoadedLists<MatchIndex>, row: SubjectFileRo
   return {
     line: row.line,
     subject,
-    decision: r.decision,
-    isMatch: r.isMatch,
-    score: r.score,
-    riskScore: r.riskScore,
-    riskBand: r.riskBand,
-    classification: r.classification,
-    matchCount: r.matchCount,
-    sourceLists: r.sourceLists,
-    pepTiers: r.pepTiers,
-    adverseMediaStatus: r.adverseMediaStatus,
+    ...outcomeSummary(r),
     matches: r.matches.map((m) => ({ source: m.source, externalId: m.externalId, matchedName: m.matchedName, score: m.score })),
   };
 }

@@ -9,3 +9,22 @@ export function screeningView(record: ScreeningRecord) {
   const { correlationId, ...rest } = record;
   return { ...rest, screeningCorrelationId: correlationId };
 }
+
+/**
+ * A screening's outcome without its subject or matches: what the summaries show (bulk rows,
+ * `aml screen` lines, the screening.completed event).
+ */
+export function outcomeSummary(r: ScreeningRecord) {
+  return {
+    isMatch: r.isMatch,
+    score: r.score,
+    decision: r.decision,
+    riskScore: r.riskScore,
+    riskBand: r.riskBand,
+    classification: r.classification,
+    pepTiers: r.pepTiers,
+    sourceLists: r.sourceLists,
+    matchCount: r.matchCount,
+    adverseMediaStatus: r.adverseMediaStatus,
+  };
+}
