@@ -3,6 +3,7 @@ import { exactKey, normaliseName } from "../../src/matching/normalise";
 import { resolveOptions } from "../../src/matching/options-resolve";
 import { screen } from "../../src/matching/screen";
 import type { WatchlistEntity } from "../../src/watchlists/entity";
+import { newEntity } from "../../src/watchlists/importers/common/build";
 import type { LoadedLists } from "../../bench/lib/real-lists";
 import { type BaselineScanner, entitiesAbove, foldFullName } from "../../bench/lib/baseline-scan";
 import { type ListedNames, peerNegatives } from "./dataset";
@@ -88,18 +89,9 @@ function globalNegatives(engine: EngineRunner, listed: ListedNames, globalRows: 
 function crossScript(): void {
   const pairs = readCrossScriptPairs();
   const entities: WatchlistEntity[] = pairs.map((p, i) => ({
-    source: "UN",
-    externalId: `X${i}`,
-    entityType: "person",
+    ...newEntity({ source: "UN", externalId: `X${i}`, entityType: "person", verifyUrl: "" }),
     primaryName: p.expected,
     names: [{ name: p.expected, kind: "primary", quality: "strong", originalScript: false }],
-    birth: [],
-    nationalities: [],
-    identifiers: [],
-    addresses: [],
-    programmes: [],
-    deceased: false,
-    verifyUrl: "",
   }));
   const index = buildIndex(entities);
   const options = resolveOptions({}, { threshold: 0.5 });

@@ -1,3 +1,4 @@
+import { expect } from "bun:test";
 import type { Server } from "bun";
 import { type VerifyResult, verifyWebhook } from "@/webhooks/verify";
 
@@ -120,4 +121,11 @@ export function duplicateIds(deliveries: ReadonlyArray<ReceivedDelivery>): strin
     seen.add(d.deliveryId);
   }
   return [...dupes];
+}
+
+/** Every id arrived, each exactly once, and no request failed verification. */
+export function expectEachDeliveredOnce(receiver: Pick<WebhookReceiver, "delivered" | "rejected">, ids: readonly string[]): void {
+  expect(receiver.rejected).toEqual([]);
+  expect(receiver.delivered.map((d) => d.deliveryId).sort()).toEqual([...ids].sort());
+  expect(duplicateIds(receiver.delivered)).toEqual([]);
 }

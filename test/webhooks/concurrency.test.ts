@@ -11,7 +11,7 @@ import { retryPolicy } from "@/webhooks/schedule";
 import { systemLookup } from "@/webhooks/send-target";
 import { tempDataDir } from "../helpers/server";
 import { makeTenant } from "../helpers/tenants";
-import { duplicateIds, startWebhookReceiver } from "../helpers/webhook-receiver";
+import { expectEachDeliveredOnce, startWebhookReceiver } from "../helpers/webhook-receiver";
 import { enqueueEvents, memoryContext, outboxStatuses, serverFlags } from "./fixtures";
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -57,9 +57,7 @@ describe("two dispatchers on one data folder", () => {
     expect(sent.a).toBeGreaterThan(0);
     expect(sent.b).toBeGreaterThan(0);
     expect(sent.a + sent.b).toBe(40);
-    expect(receiver.rejected).toEqual([]);
-    expect(duplicateIds(receiver.delivered)).toEqual([]);
-    expect(receiver.delivered.map((d) => d.deliveryId).sort()).toEqual([...ids].sort());
+    expectEachDeliveredOnce(receiver, ids);
     expect(outboxStatuses(a, tenant.tenant.id)).toEqual({ delivered: 40 });
     const firstTry = a.db.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_attempts WHERE attempt = 1 AND status_code = 204").get();
     expect(firstTry?.n).toBe(40);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { duplicateIds } from "../helpers/webhook-receiver";
+import { duplicateIds, expectEachDeliveredOnce } from "../helpers/webhook-receiver";
 import { enqueueEvents, outboxStatuses, startWebhookWorld, type WebhookWorld } from "./fixtures";
 
 let world: WebhookWorld | undefined;
@@ -34,9 +34,7 @@ describe("retries", () => {
     await receiver.waitUntil(() => receiver.delivered.length >= ids.length);
     await Bun.sleep(200);
 
-    expect(receiver.rejected).toEqual([]);
-    expect(receiver.delivered.map((d) => d.deliveryId).sort()).toEqual([...ids].sort());
-    expect(duplicateIds(receiver.delivered)).toEqual([]);
+    expectEachDeliveredOnce(receiver, ids);
     expect(outboxStatuses(server.ctx, tenant.tenant.id)).toEqual({ delivered: 5 });
     // Each retry is signed afresh; the receiver's attempt header shows the retries happened.
     expect(receiver.delivered.some((d) => Number(d.attempt) > 1)).toBe(true);

@@ -3,7 +3,7 @@ import { rmSync } from "node:fs";
 import { webhookExtension } from "@/webhooks/extension";
 import { startTestServer, type TestServer, tempDataDir } from "../helpers/server";
 import { makeTenant } from "../helpers/tenants";
-import { duplicateIds, startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
+import { duplicateIds, expectEachDeliveredOnce, startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
 import { enqueueEvents, FAST, outboxStatuses, serverFlags, startWebhookWorld, type WebhookWorld } from "./fixtures";
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -44,9 +44,7 @@ describe("durability across restarts and crashes", () => {
     await receiver.waitUntil(() => receiver.delivered.length >= ids.length);
     await Bun.sleep(200);
 
-    expect(receiver.rejected).toEqual([]);
-    expect(receiver.delivered.map((d) => d.deliveryId).sort()).toEqual([...ids].sort());
-    expect(duplicateIds(receiver.delivered)).toEqual([]);
+    expectEachDeliveredOnce(receiver, ids);
     expect(outboxStatuses(second.ctx, tenant.tenant.id)).toEqual({ delivered: 8 });
   });
 

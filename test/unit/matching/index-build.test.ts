@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { buildIndex, entityCard, IndexBuilder } from "../../../src/matching/index";
 import type { WatchlistEntity } from "../../../src/watchlists/entity";
+import { newEntity } from "../../../src/watchlists/importers/common/build";
 import { derivePepTiers, pepTiersOf } from "../../../src/watchlists/pep-tier";
 import { FIXTURE_ENTITIES } from "../../fixtures/matching/entities";
 import { fixtureIndex } from "./helpers";
@@ -28,10 +29,10 @@ describe("match cards", () => {
 
   test("a URL that ends in the record id and one that does not both come back exactly", () => {
     const base: WatchlistEntity = {
-      source: "OFAC", externalId: "12345", entityType: "person", primaryName: "Ivo Ersatz",
+      ...newEntity({ source: "OFAC", externalId: "12345", entityType: "person", verifyUrl: "https://sanctionssearch.ofac.treas.gov/Details.aspx?id=12345" }),
+      primaryName: "Ivo Ersatz",
       names: [{ name: "ERSATZ, Ivo", kind: "primary", quality: "strong", originalScript: false }],
-      birth: [], nationalities: [], identifiers: [], addresses: [], programmes: ["SDGT"], deceased: false,
-      verifyUrl: "https://sanctionssearch.ofac.treas.gov/Details.aspx?id=12345",
+      programmes: ["SDGT"],
     };
     const other: WatchlistEntity = { ...base, externalId: "UNX.1", primaryName: "Ivo Ersatz", verifyUrl: "https://www.un.org/securitycouncil/content/un-sc-consolidated-list", source: "UN" };
     const index = buildIndex([base, other]);

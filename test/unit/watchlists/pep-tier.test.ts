@@ -1,21 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import type { PepInfo, PepPosition, WatchlistEntity } from "@/watchlists/entity";
+import { newEntity } from "@/watchlists/importers/common/build";
 import { derivePepTiers } from "@/watchlists/pep-tier";
 
 function person(pep?: PepInfo): WatchlistEntity {
   const base: WatchlistEntity = {
-    source: "WIKIDATA",
-    externalId: "Q1",
-    entityType: "person",
+    ...newEntity({ source: "WIKIDATA", externalId: "Q1", entityType: "person", verifyUrl: "https://www.wikidata.org/wiki/Q1" }),
     primaryName: "Test Person",
     names: [{ name: "Test Person", kind: "primary", quality: "strong", originalScript: false }],
-    birth: [],
-    nationalities: [],
-    identifiers: [],
-    addresses: [],
-    programmes: [],
-    deceased: false,
-    verifyUrl: "https://www.wikidata.org/wiki/Q1",
   };
   return pep ? { ...base, pep } : base;
 }
