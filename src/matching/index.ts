@@ -30,6 +30,11 @@ export interface NameTable {
   readonly tokenFlags: Uint8Array;
   /** Sum of the rarity weights of the name's tokens. */
   readonly weightSum: Float32Array;
+  /**
+   * 1 when a token occurs twice in the name ("Muhammad Muhammad Ali"): postings list a name once
+   * per token, so retrieval cannot tell from them that two query tokens may both match it.
+   */
+  readonly repeats: Uint8Array;
 }
 
 export interface EntityTable {
@@ -244,6 +249,7 @@ export class IndexBuilder {
       tokens: tokenArr,
       tokenFlags: flagArr,
       weightSum,
+      repeats: repeatedTokens(startArr, tokenArr),
     };
     this.cards.seal();
     this.cache.clear();
@@ -275,4 +281,21 @@ export function buildIndex(entities: Iterable<WatchlistEntity>): MatchIndex {
 /** The card of entity `e`: what a match shows of it. */
 export function entityCard(index: MatchIndex, e: number): MatchCard {
   return index.cards.get(e);
+}
+
+/** Per name, 1 when one of its tokens occurs twice (names are a handful of tokens: pairwise is cheap). */
+function repeatedTokens(tokenStart: Uint32Array, tokens: Uint32Array): Uint8Array {
+  const repeats = new Uint8Array(tokenStart.length - 1);
+  for (let n = 0; n < repeats.length; n++) {
+    const end = tokenStart[n + 1]!;
+    for (let i = tokenStart[n]!; i < end && !repeats[n]; i++) {
+      for (let j = i + 1; j < end; j++) {
+        if (tokens[i] === tokens[j]) {
+          repeats[n] = 1;
+          break;
+        }
+      }
+    }
+  }
+  return repeats;
 }

@@ -1,8 +1,9 @@
 import type { MatchIndex } from "./index";
 import { TOKEN_NOISE } from "./normalise";
 import type { Expansion } from "./expand";
+import type { GrowableU32 } from "./growable";
 import type { QueryPlan, QueryToken } from "./query";
-import { buffersOf, R_ACC_CANDIDATE, R_ACC_QUERY, R_BEST, RECORD, reserveStamps, type SearchBuffers } from "./scratch";
+import { buffersOf, nextMark, R_ACC_CANDIDATE, R_ACC_QUERY, R_BEST, RECORD, reserveStamps, type SearchBuffers } from "./scratch";
 import { combineCoverage, isSubstantive, minQueryShare } from "./score";
 import { OMISSION_PENALTY } from "./weights";
 
@@ -116,25 +117,13 @@ function credit(buf: SearchBuffers, n: number, stamp: number, slot: Slot, sim: n
   floats[r + R_BEST] = sim;
 }
 
-/**
- * An updating slot either walks its postings or, when fewer, checks each found candidate's own
- * tokens against the slot's spellings ("john" has 10^4 postings, "John Smith" finds 20 Smiths).
- * Joined slots always walk postings: joined spellings are not stored as name tokens.
- */
-function updateByCandidates(index: MatchIndex, buf: SearchBuffers, slot: Slot, stamp: number, postings: number): boolean {
-  const count = buf.touched.length;
-  if (slot.joined || count * AVERAGE_NAME_TOKENS >= postings) return false;
-  creditExisting(index, buf, slot, stamp, count);
-  return true;
-}
-
-/** Credits the first `count` found names with the slot's best spelling among their own tokens. */
-function creditExisting(index: MatchIndex, buf: SearchBuffers, slot: Slot, stamp: number, count: number): void {
+/** Credits the names in `list` with the slot's best spelling among their own tokens. */
+function creditExisting(index: MatchIndex, buf: SearchBuffers, slot: Slot, stamp: number, list: GrowableU32, count: number): void {
   const { names, vocab } = index;
   const sims = buf.tokenSims;
   for (const e of slot.token.expansions) sims[e.token] = e.sim;
   for (let k = 0; k < count; k++) {
-    const n = buf.touched.get(k);
+    const n = list.get(k);
     let best = 0;
     let token = 0;
     for (let p = names.tokenStart[n]!; p < names.tokenStart[n + 1]!; p++) {
@@ -147,6 +136,40 @@ function creditExisting(index: MatchIndex, buf: SearchBuffers, slot: Slot, stamp
     if (best > 0) credit(buf, n, stamp, slot, best, vocab.idf[token]! * best);
   }
   for (const e of slot.token.expansions) sims[e.token] = 0;
+}
+
+/** A slot whose names are credited from their own tokens after the walks (see retrieve). */
+interface DeferredSlot {
+  readonly slot: Slot;
+  readonly stamp: number;
+}
+
+/**
+ * The found names that could still pass select()'s share and two-token gates if every deferred
+ * slot matched them fully: only these are worth the deferred slots' per-name token checks. (The
+ * estimate gate is left to select: a particle's spellings include rare tokens, so its bound on the
+ * name's side is loose, and reading each name's weight here costs more than it saves.)
+ */
+function survivors(buf: SearchBuffers, plan: QueryPlan, threshold: number, deferred: readonly DeferredSlot[]): GrowableU32 {
+  const { floats, matched, touched } = buf;
+  const out = buf.survivors;
+  out.length = 0;
+  let weight = 0;
+  let substantive = 0;
+  for (const d of deferred) {
+    weight += d.slot.weight;
+    substantive += d.slot.substantive;
+  }
+  const needTwo = plan.substantive >= 2;
+  // A hair of tolerance: float32 sums must never drop a name the gate would keep.
+  const minAcc = minQueryShare(threshold) * plan.totalWeight - weight - 1e-4;
+  for (let k = 0; k < touched.length; k++) {
+    const n = touched.get(k);
+    if (needTwo && matched[n]! + substantive < 2) continue;
+    if (floats[n * RECORD + R_ACC_QUERY]! < minAcc) continue;
+    out.push(n);
+  }
+  return out;
 }
 
 const AVERAGE_NAME_TOKENS = 4;
@@ -262,37 +285,78 @@ export function retrieve(index: MatchIndex, plan: QueryPlan, options: RetrieveOp
   const slots = planSlots(index, plan, options.threshold);
   const cut = weightCut(index, plan, slots, options.threshold);
   const first = reserveStamps(index.scratch, buf, slots.length);
+  const mark = nextMark(index.scratch, buf);
   const starts = index.vocab.postings.start;
   buf.touched.length = 0;
+  // An updating slot either walks its postings or, when fewer, is deferred: after the walks, the
+  // found names that can still pass the gates check their own tokens against its spellings
+  // ("john" has 10^4 postings, "John Smith" finds 20 Smiths; the particle "al" has 10^5, and of
+  // the 40,000 names "Al-Saudi" finds only those that also have a Mohammed are worth checking).
+  // Joined slots always walk: joined spellings are not name tokens.
+  const deferred: DeferredSlot[] = [];
+  const twins = twinSlots(slots);
   for (let k = 0; k < slots.length; k++) {
     const slot = slots[k]!;
     const stamp = first + k;
     const found = buf.touched.length;
     const { ends, creditFound } = slotEnds(index, cut, k, slot, found);
-    if (!slot.creates) {
+    if (!slot.creates && !slot.joined) {
       let total = 0;
       slot.token.expansions.forEach((e, i) => {
         total += ends[i]! - starts[e.token]!;
       });
-      if (updateByCandidates(index, buf, slot, stamp, total)) continue;
+      if (found * AVERAGE_NAME_TOKENS < total) {
+        deferred.push({ slot, stamp });
+        continue;
+      }
     }
-    walkPostings(index, buf, slot, stamp, first, options.sourceMask, ends);
-    if (creditFound) creditExisting(index, buf, slot, stamp, found);
+    walkPostings(index, buf, slot, stamp, mark, options.sourceMask, ends, twins !== null, twins?.[k] === true);
+    if (creditFound) creditExisting(index, buf, slot, stamp, buf.touched, found);
   }
-  return select(index, plan, options, buf.touched.length);
+  if (deferred.length === 0) return select(index, plan, options, buf.touched);
+  const names = survivors(buf, plan, options.threshold, deferred);
+  for (const d of deferred) creditExisting(index, buf, d.slot, d.stamp, names, names.length);
+  return select(index, plan, options, names);
+}
+
+/**
+ * Query tokens of one family ("Muhmmad Muhammad Budarina") share spellings, so both reach a name
+ * through its one "Muhammad": counted twice, that name passes the two-token gate and the share
+ * gate with a single name part, and 10^4 such names at production scale go on to be sorted and
+ * scored for nothing. When slots share a spelling, every walk notes through which token it last
+ * credited each name (`via`), and a slot that shares a spelling with an earlier one does not
+ * credit a name through the token already used for it, unless the name repeats that token.
+ * Returns null when no two slots share a spelling, else per slot whether it must check.
+ */
+function twinSlots(slots: readonly Slot[]): boolean[] | null {
+  let twins: boolean[] | null = null;
+  const seen = new Set<number>();
+  slots.forEach((slot, k) => {
+    if (slot.joined) return;
+    for (const e of slot.token.expansions) {
+      if (!seen.has(e.token)) continue;
+      twins ??= slots.map(() => false);
+      twins[k] = true;
+      break;
+    }
+    for (const e of slot.token.expansions) seen.add(e.token);
+  });
+  return twins;
 }
 
 /**
  * The hot loop: one slot's postings, first hits creating candidates (creating slots only) and
  * every hit crediting the slot's best similarity. Written out flat, no calls per posting.
- * `ends[i]` is where expansion i's list stops (see weightCut).
+ * `ends[i]` is where expansion i's list stops (see weightCut). The name's mark, not its record,
+ * says whether it was found before (see SearchBuffers).
  */
-function walkPostings(index: MatchIndex, buf: SearchBuffers, slot: Slot, stamp: number, first: number, mask: number, ends: readonly number[]): void {
+function walkPostings(index: MatchIndex, buf: SearchBuffers, slot: Slot, stamp: number, mark: number, mask: number, ends: readonly number[], track: boolean, checkTwin: boolean): void {
   const { vocab, names } = index;
-  const { ints, floats, touched, matched } = buf;
+  const { ints, floats, touched, matched, marks, via } = buf;
   const starts = vocab.postings.start;
   const postings = vocab.postings.values;
   const sources = names.source;
+  const repeats = names.repeats;
   const creates = slot.creates;
   const weight = slot.weight;
   const substantive = slot.substantive;
@@ -302,35 +366,42 @@ function walkPostings(index: MatchIndex, buf: SearchBuffers, slot: Slot, stamp: 
     const e = expansions[x]!;
     if (read > SLOT_POSTINGS_BUDGET && e.sim < BUDGET_EXEMPT_SIM) break;
     const sim = e.sim;
-    const candidateWeight = vocab.idf[e.token]! * sim;
-    const begin = starts[e.token]!;
+    const token = e.token;
+    const candidateWeight = vocab.idf[token]! * sim;
+    const begin = starts[token]!;
     const end = ends[x]!;
     read += end - begin;
     for (let p = begin; p < end; p++) {
       const n = postings[p]!;
       const r = n * RECORD;
-      const seen = ints[r]!;
-      if (seen === stamp) {
-        const best = floats[r + R_BEST]!;
-        if (sim > best) {
-          floats[r + R_ACC_QUERY]! += weight * (sim - best);
-          floats[r + R_BEST] = sim;
-        }
-        continue;
-      }
-      if (seen < first) {
+      if (marks[n] !== mark) {
         if (!creates || !((mask >>> sources[n]!) & 1)) continue;
+        marks[n] = mark;
+        ints[r] = stamp;
+        floats[r + R_BEST] = sim;
         floats[r + R_ACC_QUERY] = weight * sim;
         floats[r + R_ACC_CANDIDATE] = candidateWeight;
         matched[n] = substantive;
         touched.push(n);
-      } else {
-        floats[r + R_ACC_QUERY]! += weight * sim;
-        floats[r + R_ACC_CANDIDATE]! += candidateWeight;
-        matched[n]! += substantive;
+        if (track) via[n] = token;
+        continue;
       }
+      if (ints[r] === stamp) {
+        const best = floats[r + R_BEST]!;
+        if (sim > best) {
+          floats[r + R_ACC_QUERY]! += weight * (sim - best);
+          floats[r + R_BEST] = sim;
+          if (track) via[n] = token;
+        }
+        continue;
+      }
+      if (checkTwin && via[n] === token && !repeats[n]) continue;
+      floats[r + R_ACC_QUERY]! += weight * sim;
+      floats[r + R_ACC_CANDIDATE]! += candidateWeight;
+      matched[n]! += substantive;
       ints[r] = stamp;
       floats[r + R_BEST] = sim;
+      if (track) via[n] = token;
     }
   }
 }
@@ -342,7 +413,7 @@ const BINS = 256;
  * `candidateLimit` by estimate. A histogram finds the cut-off so that common-name queries, which
  * touch 10^5 names at production scale, never sort them all.
  */
-function select(index: MatchIndex, plan: QueryPlan, options: RetrieveOptions, count: number): number[] {
+function select(index: MatchIndex, plan: QueryPlan, options: RetrieveOptions, found: GrowableU32): number[] {
   const buf = buffersOf(index.scratch);
   const minShare = minQueryShare(options.threshold);
   const preFloor = options.threshold - PRESCORE_MARGIN;
@@ -351,8 +422,8 @@ function select(index: MatchIndex, plan: QueryPlan, options: RetrieveOptions, co
   const { floats, kept, matched, estimates } = buf;
   const needTwo = plan.substantive >= 2;
   kept.length = 0;
-  for (let k = 0; k < count; k++) {
-    const n = buf.touched.get(k);
+  for (let k = 0; k < found.length; k++) {
+    const n = found.get(k);
     const r = n * RECORD;
     if (needTwo && matched[n]! < 2) continue;
     const q = Math.min(1, floats[r + R_ACC_QUERY]! / plan.totalWeight);
@@ -361,7 +432,7 @@ function select(index: MatchIndex, plan: QueryPlan, options: RetrieveOptions, co
     const c = Math.min(1, floats[r + R_ACC_CANDIDATE]! / Math.max(1e-6, weight));
     const estimate = combineCoverage(q, plan.totalWeight, c, weight);
     if (estimate < preFloor) continue;
-    estimates[n] = estimate;
+    estimates[kept.length] = estimate;
     kept.push(n);
     hist[Math.min(BINS - 1, Math.floor(((estimate - preFloor) / span) * BINS))]!++;
   }
@@ -378,13 +449,14 @@ function select(index: MatchIndex, plan: QueryPlan, options: RetrieveOptions, co
   const chosen: number[] = [];
   const tied: number[] = [];
   for (let k = 0; k < kept.length; k++) {
-    const n = kept.get(k);
-    const bin = Math.min(BINS - 1, Math.floor(((estimates[n]! - preFloor) / span) * BINS));
-    if (bin > cutoff || cutoff === 0) chosen.push(n);
-    else if (bin === cutoff && chosen.length + tied.length < options.candidateLimit) tied.push(n);
+    const bin = Math.min(BINS - 1, Math.floor(((estimates[k]! - preFloor) / span) * BINS));
+    if (bin > cutoff || cutoff === 0) chosen.push(k);
+    else if (bin === cutoff && chosen.length + tied.length < options.candidateLimit) tied.push(k);
   }
-  for (const n of tied) if (chosen.length < options.candidateLimit) chosen.push(n);
-  chosen.sort((a, b) => estimates[b]! - estimates[a]! || a - b);
+  for (const k of tied) if (chosen.length < options.candidateLimit) chosen.push(k);
+  // Positions in kept, sorted by estimate, ties by name id; then the names themselves.
+  chosen.sort((a, b) => estimates[b]! - estimates[a]! || kept.get(a) - kept.get(b));
   if (chosen.length > options.candidateLimit) chosen.length = options.candidateLimit;
+  for (let i = 0; i < chosen.length; i++) chosen[i] = kept.get(chosen[i]!);
   return chosen;
 }

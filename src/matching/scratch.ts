@@ -11,6 +11,12 @@ import { GrowableU32 } from "./growable";
  * that pass the gates. Stamps replace clearing: a record belongs to the current search only when
  * its stamp is at least the search's first stamp. Screening is synchronous, so one set per index
  * is enough; the index data itself stays immutable.
+ *
+ * Whether a name was found at all in this search is also kept in `marks`, one byte per name
+ * (1 MB per million names, so it stays in the L2 cache): most postings a search walks belong to
+ * names it will not keep ("mohammed" has 10^5 postings, "Mohammed Nasrallah" finds a few dozen),
+ * and a cache-resident byte answers "not found" where the 16-byte record costs a memory read. A
+ * found name's record is first written, never read, which the CPU does without waiting.
  */
 export const RECORD = 4;
 export const R_STAMP = 0;
@@ -25,12 +31,18 @@ export interface SearchBuffers {
   readonly floats: Float32Array;
   /** Per name: substantive query tokens matched (valid while the name's stamp is current). */
   readonly matched: Uint16Array;
-  /** Per name: retrieval estimate, written for names that pass the gates. */
+  /** Per name: equal to the search's mark when the current search has found the name. */
+  readonly marks: Uint8Array;
+  /** Per name: the vocabulary token through which a slot last credited it (see retrieve: twins). */
+  readonly via: Uint32Array;
+  /** Retrieval estimate of kept[k], at k: read back in order, not per name. */
   readonly estimates: Float32Array;
   readonly gramCounts: Uint16Array;
   /** Per vocabulary token: similarity to the slot being applied (0 outside it). */
   readonly tokenSims: Float32Array;
   readonly touched: GrowableU32;
+  /** Found names still in reach before deferred slots are applied. */
+  readonly survivors: GrowableU32;
   readonly kept: GrowableU32;
   readonly gramTouched: GrowableU32;
 }
@@ -40,12 +52,13 @@ export interface SearchScratch {
   /** Expansions of recently seen query tokens; a pure function of (index, token, options). */
   readonly expansionCache: Map<string, readonly Expansion[]>;
   stamp: number;
+  mark: number;
   readonly nameCount: number;
   readonly vocabSize: number;
 }
 
 export function createScratch(nameCount: number, vocabSize: number): SearchScratch {
-  return { buffers: null, expansionCache: new Map(), stamp: 0, nameCount, vocabSize };
+  return { buffers: null, expansionCache: new Map(), stamp: 0, mark: 0, nameCount, vocabSize };
 }
 
 /** Allocates on first use so that indexes built only for inspection cost no search memory. */
@@ -56,10 +69,13 @@ export function buffersOf(scratch: SearchScratch): SearchBuffers {
       ints: new Uint32Array(memory),
       floats: new Float32Array(memory),
       matched: new Uint16Array(scratch.nameCount),
+      marks: new Uint8Array(scratch.nameCount),
+      via: new Uint32Array(scratch.nameCount),
       estimates: new Float32Array(scratch.nameCount),
       gramCounts: new Uint16Array(scratch.vocabSize),
       tokenSims: new Float32Array(scratch.vocabSize),
       touched: new GrowableU32(1024),
+      survivors: new GrowableU32(1024),
       kept: new GrowableU32(1024),
       gramTouched: new GrowableU32(1024),
     };
@@ -79,4 +95,14 @@ export function reserveStamps(scratch: SearchScratch, buffers: SearchBuffers, co
   const first = scratch.stamp + 1;
   scratch.stamp += count;
   return first;
+}
+
+/** The next search's mark (1–255); on wrap-around all marks are cleared (1 MB per million names, every 255 searches). */
+export function nextMark(scratch: SearchScratch, buffers: SearchBuffers): number {
+  if (scratch.mark >= 255) {
+    buffers.marks.fill(0);
+    scratch.mark = 0;
+  }
+  scratch.mark += 1;
+  return scratch.mark;
 }
