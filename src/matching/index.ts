@@ -98,6 +98,8 @@ export class IndexBuilder {
   private readonly entityFrequency: number[] = [];
   private readonly lastEntity: number[] = [];
   private readonly lastName: number[] = [];
+  /** Names posted twice under one token (see NameTable.repeats); rare, so a list, not a column. */
+  private readonly repeating: number[] = [];
   private readonly nameEntity = new GrowableU32(1 << 14);
   private readonly nameOrdinal = new GrowableU32(1 << 14);
   private readonly nameWeak = new GrowableU32(1 << 14);
@@ -192,8 +194,21 @@ export class IndexBuilder {
     return id;
   }
 
+  /**
+   * Posting a name twice under one token is what marks it as repeating: a token written twice, or
+   * (rarely) a joined spelling equal to one of its tokens, which only makes retrieval count both.
+   */
+  private repeatsOf(nameCount: number): Uint8Array {
+    const repeats = new Uint8Array(nameCount);
+    for (const n of this.repeating) repeats[n] = 1;
+    return repeats;
+  }
+
   private post(tokenId: number, nameId: number): void {
-    if (this.lastName[tokenId] === nameId) return;
+    if (this.lastName[tokenId] === nameId) {
+      this.repeating.push(nameId);
+      return;
+    }
     this.lastName[tokenId] = nameId;
     this.postingToken.push(tokenId);
     this.postingName.push(nameId);
@@ -249,7 +264,7 @@ export class IndexBuilder {
       tokens: tokenArr,
       tokenFlags: flagArr,
       weightSum,
-      repeats: repeatedTokens(startArr, tokenArr),
+      repeats: this.repeatsOf(nameCount),
     };
     this.cards.seal();
     this.cache.clear();
@@ -283,19 +298,3 @@ export function entityCard(index: MatchIndex, e: number): MatchCard {
   return index.cards.get(e);
 }
 
-/** Per name, 1 when one of its tokens occurs twice (names are a handful of tokens: pairwise is cheap). */
-function repeatedTokens(tokenStart: Uint32Array, tokens: Uint32Array): Uint8Array {
-  const repeats = new Uint8Array(tokenStart.length - 1);
-  for (let n = 0; n < repeats.length; n++) {
-    const end = tokenStart[n + 1]!;
-    for (let i = tokenStart[n]!; i < end && !repeats[n]; i++) {
-      for (let j = i + 1; j < end; j++) {
-        if (tokens[i] === tokens[j]) {
-          repeats[n] = 1;
-          break;
-        }
-      }
-    }
-  }
-  return repeats;
-}

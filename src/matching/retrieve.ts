@@ -329,19 +329,14 @@ export function retrieve(index: MatchIndex, plan: QueryPlan, options: RetrieveOp
  * Returns null when no two slots share a spelling, else per slot whether it must check.
  */
 function twinSlots(slots: readonly Slot[]): boolean[] | null {
-  let twins: boolean[] | null = null;
   const seen = new Set<number>();
-  slots.forEach((slot, k) => {
-    if (slot.joined) return;
-    for (const e of slot.token.expansions) {
-      if (!seen.has(e.token)) continue;
-      twins ??= slots.map(() => false);
-      twins[k] = true;
-      break;
-    }
+  const twins = slots.map((slot) => {
+    if (slot.joined) return false;
+    const twin = slot.token.expansions.some((e) => seen.has(e.token));
     for (const e of slot.token.expansions) seen.add(e.token);
+    return twin;
   });
-  return twins;
+  return twins.includes(true) ? twins : null;
 }
 
 /**
