@@ -45,6 +45,27 @@ describe("retrieval", () => {
     }
   });
 
+  test("a search's results do not depend on the searches before it (records are reused by place)", () => {
+    // Records live at the position a search found each name; a later search finds other names at
+    // the same places. A fresh index has never searched, so its answers are the reference.
+    const queries = ["Muhammad Karimov", "Karimov", "Mohammed Muhammad", "Muhammad Muhammad Karimov", "Karimov Muhammad"];
+    const fresh = () =>
+      buildIndex([
+        ...FIXTURE_ENTITIES,
+        person("T1", "Muhammad Karimov"),
+        person("T2", "Muhammad Mohammed Karimov"),
+        person("T3", "Muhammad Muhammad Karimov"),
+      ]);
+    const expected = queries.map((q) => candidates(fresh(), q));
+    const reused = fresh();
+    for (let round = 0; round < 3; round++) {
+      // Reversed in odd rounds, so each query follows a different one than in the reference.
+      const order = round % 2 === 0 ? queries.map((_, i) => i) : queries.map((_, i) => queries.length - 1 - i);
+      for (const i of order) expect(candidates(reused, queries[i]!)).toEqual(expected[i]!);
+    }
+    expect(expected[0]!.length).toBeGreaterThan(0);
+  });
+
   test("names that repeat a token are flagged, others not", () => {
     const flagged = (name: string) => {
       for (let n = 0; n < index.names.count; n++) {
