@@ -149,10 +149,10 @@ interface DeferredSlot {
 }
 
 /**
- * The places of the found names that could still pass select()'s share and two-token gates if every deferred
- * slot matched them fully: only these are worth the deferred slots' per-name token checks. (The
- * estimate gate is left to select: a particle's spellings include rare tokens, so its bound on the
- * name's side is loose, and reading each name's weight here costs more than it saves.)
+ * The places of the found names that could still pass select()'s share and two-token gates if
+ * every deferred slot matched them fully: only these are worth the deferred slots' per-name token
+ * checks. (The estimate gate is left to select: a particle's spellings include rare tokens, so its
+ * bound on the name's side is loose, and reading each name's weight here costs more than it saves.)
  */
 function survivors(buf: SearchBuffers, plan: QueryPlan, threshold: number, deferred: readonly DeferredSlot[]): GrowableU32 {
   const { floats, matched, touched } = buf;
