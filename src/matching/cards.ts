@@ -43,15 +43,11 @@ export class CardStore {
   private readonly encoder = new TextEncoder();
   private readonly decoder = new TextDecoder();
 
-  get size(): number {
-    return this.count;
-  }
-
   get byteLength(): number {
     return this.used + this.offsets.byteLength;
   }
 
-  /** Appends entity `size`; `source` and `entityType` are its SOURCE_LISTS and ENTITY_TYPES codes. */
+  /** Appends the next entity; `source` and `entityType` are its SOURCE_LISTS and ENTITY_TYPES codes. */
   add(entity: WatchlistEntity, source: number, entityType: number): void {
     const url = entity.verifyUrl;
     const withId = url.length > entity.externalId.length && url.endsWith(entity.externalId);

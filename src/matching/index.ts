@@ -4,18 +4,11 @@ import { birthRange } from "./dates";
 import { buildEquivalents, type Equivalents } from "./equivalents";
 import { GrowableU32 } from "./growable";
 import { type FoldCache, joinedForms, normaliseName, TOKEN_ABJAD, TOKEN_NOISE, TOKEN_PARTICLE } from "./normalise";
-import { CardStore, ENTITY_TYPES, type MatchCard } from "./cards";
+import { CardStore, ENTITY_TYPES } from "./cards";
 import { orderPostingsByWeight } from "./postings-order";
 import { createScratch, type SearchScratch } from "./scratch";
 import { buildVocabulary, type Vocabulary } from "./vocab";
 import { INITIAL_WEIGHT, MIN_IDF, NOISE_WEIGHT, PARTICLE_WEIGHT } from "./weights";
-
-/**
- * The in-memory matching index. Built once per list snapshot from its entities; its data never
- * changes afterwards, so a new version is a new index swapped in by reference. Per-name and
- * per-entity facts live in typed arrays (a few bytes per name), not in an object per name.
- */
-export { ENTITY_TYPES } from "./cards";
 
 export interface NameTable {
   readonly count: number;
@@ -48,6 +41,11 @@ export interface EntityTable {
   readonly nat: Uint16Array;
 }
 
+/**
+ * The in-memory matching index. Built once per list snapshot from its entities; its data never
+ * changes afterwards, so a new version is a new index swapped in by reference. Per-name and
+ * per-entity facts live in typed arrays (a few bytes per name), not in an object per name.
+ */
 export interface MatchIndex {
   readonly entityCount: number;
   /** Per entity, what a match shows of it (decoded on demand, see CardStore). */
@@ -126,10 +124,6 @@ export class IndexBuilder {
     this.natStart.push(0);
   }
 
-  get size(): number {
-    return this.entityCount;
-  }
-
   add(entity: WatchlistEntity): void {
     if (this.finished) throw new Error("IndexBuilder.add after finish");
     const e = this.entityCount++;
@@ -194,16 +188,16 @@ export class IndexBuilder {
     return id;
   }
 
-  /**
-   * Posting a name twice under one token is what marks it as repeating: a token written twice, or
-   * (rarely) a joined spelling equal to one of its tokens, which only makes retrieval count both.
-   */
   private repeatsOf(nameCount: number): Uint8Array {
     const repeats = new Uint8Array(nameCount);
     for (const n of this.repeating) repeats[n] = 1;
     return repeats;
   }
 
+  /**
+   * Posting a name twice under one token is what marks it as repeating: a token written twice, or
+   * (rarely) a joined spelling equal to one of its tokens, which only makes retrieval count both.
+   */
   private post(tokenId: number, nameId: number): void {
     if (this.lastName[tokenId] === nameId) {
       this.repeating.push(nameId);
@@ -292,9 +286,3 @@ export function buildIndex(entities: Iterable<WatchlistEntity>): MatchIndex {
   for (const entity of entities) builder.add(entity);
   return builder.finish();
 }
-
-/** The card of entity `e`: what a match shows of it. */
-export function entityCard(index: MatchIndex, e: number): MatchCard {
-  return index.cards.get(e);
-}
-

@@ -324,10 +324,10 @@ export function retrieve(index: MatchIndex, plan: QueryPlan, options: RetrieveOp
     walkPostings(index, buf, slot, stamp, mark, options.sourceMask, ends, twins !== null, twins?.[k] === true);
     if (creditFound) creditExisting(index, buf, slot, stamp, null, found);
   }
-  if (deferred.length === 0) return select(index, plan, options, null, buf.touched.length);
+  if (deferred.length === 0) return select(index, buf, plan, options, null, buf.touched.length);
   const places = survivors(buf, plan, options.threshold, deferred);
   for (const d of deferred) creditExisting(index, buf, d.slot, d.stamp, places, places.length);
-  return select(index, plan, options, places, places.length);
+  return select(index, buf, plan, options, places, places.length);
 }
 
 /**
@@ -423,8 +423,7 @@ const BINS = 256;
  * `candidateLimit` by estimate. A histogram finds the cut-off so that common-name queries, which
  * touch 10^5 names at production scale, never sort them all.
  */
-function select(index: MatchIndex, plan: QueryPlan, options: RetrieveOptions, places: GrowableU32 | null, count: number): number[] {
-  const buf = buffersOf(index.scratch);
+function select(index: MatchIndex, buf: SearchBuffers, plan: QueryPlan, options: RetrieveOptions, places: GrowableU32 | null, count: number): number[] {
   const minShare = minQueryShare(options.threshold);
   const preFloor = options.threshold - PRESCORE_MARGIN;
   const span = Math.max(1e-6, 1 - preFloor);

@@ -1,6 +1,6 @@
 import { PEP_TIERS, SANCTIONS_LISTS, SOURCE_LISTS, type SourceList } from "../watchlists/entity";
 import { parseDate } from "./dates";
-import { entityCard, type MatchIndex } from "./index";
+import type { MatchIndex } from "./index";
 import type { ResolvedOptions } from "./options-resolve";
 import { computeOutcome } from "./outcome";
 import { pepTiersOf } from "../watchlists/pep-tier";
@@ -63,7 +63,7 @@ function collect(index: MatchIndex, query: ScreenQuery, options: ResolvedOptions
 }
 
 function toMatch(index: MatchIndex, b: Best, refined: Refined, homeCountry: string | null, stale: ReadonlySet<SourceList>): Match {
-  const entity = entityCard(index, b.entity);
+  const entity = index.cards.get(b.entity);
   const listed = entity.names[index.names.ordinal[b.nameId]!]!;
   return {
     source: entity.source,

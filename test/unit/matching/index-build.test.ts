@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { buildIndex, entityCard, IndexBuilder } from "../../../src/matching/index";
+import { buildIndex, IndexBuilder } from "../../../src/matching/index";
 import type { WatchlistEntity } from "../../../src/watchlists/entity";
 import { newEntity } from "../../../src/watchlists/importers/common/build";
 import { derivePepTiers, pepTiersOf } from "../../../src/watchlists/pep-tier";
@@ -12,7 +12,7 @@ describe("match cards", () => {
     expect(index.entityCount).toBe(FIXTURE_ENTITIES.length);
     expect(FIXTURE_ENTITIES.some((e) => e.pep)).toBe(true);
     FIXTURE_ENTITIES.forEach((entity, e) => {
-      const card = entityCard(index, e);
+      const card = index.cards.get(e);
       expect(card.source).toBe(entity.source);
       expect(card.externalId).toBe(entity.externalId);
       expect(card.entityType).toBe(entity.entityType);
@@ -36,10 +36,10 @@ describe("match cards", () => {
     };
     const other: WatchlistEntity = { ...base, externalId: "UNX.1", primaryName: "Ivo Ersatz", verifyUrl: "https://www.un.org/securitycouncil/content/un-sc-consolidated-list", source: "UN" };
     const index = buildIndex([base, other]);
-    expect(entityCard(index, 0).verifyUrl).toBe(base.verifyUrl);
+    expect(index.cards.get(0).verifyUrl).toBe(base.verifyUrl);
     // The primary name differs from the first listed name: it is kept, not derived.
-    expect(entityCard(index, 0).primaryName).toBe("Ivo Ersatz");
-    expect(entityCard(index, 1).verifyUrl).toBe(other.verifyUrl);
+    expect(index.cards.get(0).primaryName).toBe("Ivo Ersatz");
+    expect(index.cards.get(1).verifyUrl).toBe(other.verifyUrl);
     expect(index.cards.byteLength).toBeGreaterThan(0);
   });
 });

@@ -12,6 +12,12 @@ export interface PepAssemblerOptions {
   mayBeLinked?: (id: string) => boolean;
 }
 
+/** A person as a parser mapped it, with its family and associate links. */
+export interface MappedPerson {
+  entity: WatchlistEntity;
+  links: PersonLink[];
+}
+
 /**
  * Decides which persons of a PEP file are listed. A person with a position is a PEP and is
  * emitted at once, its family links kept for reference. A person without one is listed only
@@ -19,12 +25,6 @@ export interface PepAssemblerOptions {
  * the PEP may come later in the file, such persons wait until the end of the input. What is
  * remembered per PEP is packed into strings: at a million persons, objects cost too much.
  */
-/** A person as a parser mapped it, with its family and associate links. */
-export interface MappedPerson {
-  entity: WatchlistEntity;
-  links: PersonLink[];
-}
-
 export class PepAssembler {
   skipped = 0;
   private readonly pepNames = new Map<string, string>();
