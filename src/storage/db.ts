@@ -33,6 +33,11 @@ export function openDb(dataDirOrMemory: string, options: { migrate?: boolean } =
   sqlite.run("PRAGMA busy_timeout = 10000");
   sqlite.run("PRAGMA synchronous = NORMAL");
   sqlite.run("PRAGMA foreign_keys = ON");
+  // Savepoint journals in memory. The group commit (group-commit.ts) runs every unit under a SAVEPOINT,
+  // and SQLite copies each page a savepoint modifies to a sub-journal, which by default spills to a
+  // temporary FILE past 64 KiB. A single screen touches about 25 pages (100 KiB), so every commit
+  // paid for creating and writing that file. Measured: 370 to 180 µs of statement time per screen.
+  sqlite.run("PRAGMA temp_store = MEMORY");
   if (options.migrate !== false) migrate(sqlite);
   const orm = drizzle({ client: sqlite, schema });
   return {
