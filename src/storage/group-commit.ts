@@ -80,9 +80,9 @@ class Committer implements GroupCommit {
   private schedule(lane: Lane, delayMs: number): void {
     if (lane.scheduled) return;
     lane.scheduled = true;
+    const spacing = lane === this.requests && this.lastBatchSize >= 2 ? this.lastCommitEnd + COMMIT_SPACING_MS - performance.now() : 0;
     // setImmediate, not a microtask: requests whose bodies arrived in the same poll are handled one
     // after another in this turn, and a microtask would commit each before the next one ran.
-    const spacing = lane === this.requests && this.lastBatchSize >= 2 ? this.lastCommitEnd + COMMIT_SPACING_MS - performance.now() : 0;
     if (delayMs > 0) setTimeout(() => this.flush(lane, delayMs), delayMs);
     else if (spacing > 0.1) setTimeout(() => this.flush(lane, 0), spacing);
     else setImmediate(() => this.flush(lane, 0));
