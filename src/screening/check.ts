@@ -3,7 +3,7 @@ import type { CallMeta } from "@/context";
 import { parseInput } from "@/lib/validate";
 import { RiskProfileOverrides } from "@/matching/options";
 import { assertQuotaFits } from "@/usage/quota";
-import { commitScreeningsGrouped } from "./commit";
+import { commitSingleScreen } from "./commit";
 import { requireLists, type ScreeningDeps, type ScreenOutcome } from "./deps";
 import { findReplay, idempotencyClaim } from "./idempotency";
 import { optionsForTenant } from "./options";
@@ -52,8 +52,5 @@ export async function checkScreening(deps: ScreeningDeps, args: CheckArgs): Prom
     { subject, options, origin: "check", rescreenOf: null, correlationId: args.meta.correlationId ?? null },
     now,
   );
-  const result = await commitScreeningsGrouped(deps, args.tenantId, [record], args.meta, { charge: true, idempotency: claim });
-  // Only a queued event gives the dispatcher work; waking it for nothing costs a claim transaction.
-  if (result.queued > 0) deps.announce();
-  return { record: result.records[0], replayed: result.replayed };
+  return commitSingleScreen(deps, args.tenantId, record, args.meta, claim);
 }

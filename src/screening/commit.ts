@@ -7,6 +7,7 @@ import { enqueueWebhook } from "@/webhooks/enqueue";
 import { webhookPayloadFromOutcome } from "@/webhooks/payload";
 import { findReplay, type IdempotencyClaim, rememberKey } from "./idempotency";
 import { insertScreening } from "./store";
+import type { ScreeningDeps, ScreenOutcome } from "./deps";
 import type { ScreeningRecord } from "./types";
 import { outcomeSummary } from "./view";
 
@@ -58,18 +59,22 @@ export function commitScreenings(ctx: AppContext, tenantId: string, records: Scr
 }
 
 /**
- * commitScreenings in the connection's next group commit (storage/group-commit.ts): concurrent single
- * screens share one write transaction, each under its own savepoint, and each resolves only after
- * that transaction committed. A failure (quota, reused key) rejects this call alone.
+ * A single screen's commit (check, rescreen): commitScreenings in the connection's next group commit
+ * (storage/group-commit.ts), where concurrent single screens share one write transaction, each under
+ * its own savepoint. Resolves only after that transaction committed, then wakes the dispatcher if an
+ * event was queued (waking it for nothing costs a claim transaction). A failure (quota, reused key)
+ * rejects this call alone.
  */
-export function commitScreeningsGrouped(
-  ctx: AppContext,
+export async function commitSingleScreen(
+  deps: ScreeningDeps,
   tenantId: string,
-  records: ScreeningRecord[],
+  record: ScreeningRecord,
   meta: CallMeta,
-  options: CommitOptions,
-): Promise<CommitResult> {
-  return groupCommit(ctx.db).run(() => commitScreenings(ctx, tenantId, records, meta, options));
+  idempotency: IdempotencyClaim | null,
+): Promise<ScreenOutcome> {
+  const result = await groupCommit(deps.db).run(() => commitScreenings(deps, tenantId, [record], meta, { charge: true, idempotency }));
+  if (result.queued > 0) deps.announce();
+  return { record: result.records[0], replayed: result.replayed };
 }
 
 function completedPayload(record: ScreeningRecord) {

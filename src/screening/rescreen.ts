@@ -1,6 +1,6 @@
 import type { CallMeta } from "@/context";
 import { assertQuotaFits } from "@/usage/quota";
-import { commitScreeningsGrouped } from "./commit";
+import { commitSingleScreen } from "./commit";
 import { requireLists, type ScreeningDeps, type ScreenOutcome } from "./deps";
 import { getScreening } from "./get";
 import { findReplay, idempotencyClaim } from "./idempotency";
@@ -39,7 +39,5 @@ export async function rescreenScreening(deps: ScreeningDeps, args: RescreenArgs)
     },
     now,
   );
-  const result = await commitScreeningsGrouped(deps, args.tenantId, [record], args.meta, { charge: true, idempotency: claim });
-  if (result.queued > 0) deps.announce();
-  return { record: result.records[0], replayed: result.replayed };
+  return commitSingleScreen(deps, args.tenantId, record, args.meta, claim);
 }

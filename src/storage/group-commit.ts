@@ -34,7 +34,8 @@ export interface GroupCommit {
 const MAX_BATCH = 256;
 
 /**
- * Under concurrent load, request-lane commits start at least this long after the previous one ended.
+ * Under concurrent load, request-lane commits start at least this long after the previous one ended
+ * (the background lane gathers by its maxDelayMs instead).
  * A commit has a fixed price (BEGIN, COMMIT, one WAL page per table and index it touches: about
  * 0.3 ms for one screen) and a small one per screen (about 0.04 ms). At open-loop rates near
  * capacity each commit held 1-3 screens and the fixed price alone kept the server saturated; spaced
@@ -53,18 +54,18 @@ interface Unit {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-/** Units waiting for the same flush, and whether that flush is scheduled. */
+/** Units waiting for the same flush, whether that flush is scheduled, and the lane's last commit. */
 class Lane {
   readonly units: Unit[] = [];
   scheduled = false;
+  /** When the lane's last commit ended (performance.now()) and how many units it held. */
+  lastCommitEnd = 0;
+  lastBatchSize = 0;
 }
 
 class Committer implements GroupCommit {
   private readonly requests = new Lane();
   private readonly background = new Lane();
-  /** When the last request-lane commit ended (performance.now()) and how many units it held. */
-  private lastCommitEnd = 0;
-  private lastBatchSize = 0;
 
   constructor(private readonly db: Db) {}
 
@@ -80,11 +81,14 @@ class Committer implements GroupCommit {
   private schedule(lane: Lane, delayMs: number): void {
     if (lane.scheduled) return;
     lane.scheduled = true;
-    const spacing = lane === this.requests && this.lastBatchSize >= 2 ? this.lastCommitEnd + COMMIT_SPACING_MS - performance.now() : 0;
+    if (delayMs > 0) {
+      setTimeout(() => this.flush(lane, delayMs), delayMs);
+      return;
+    }
+    const spacing = lane.lastBatchSize >= 2 ? lane.lastCommitEnd + COMMIT_SPACING_MS - performance.now() : 0;
     // setImmediate, not a microtask: requests whose bodies arrived in the same poll are handled one
     // after another in this turn, and a microtask would commit each before the next one ran.
-    if (delayMs > 0) setTimeout(() => this.flush(lane, delayMs), delayMs);
-    else if (spacing > 0.1) setTimeout(() => this.flush(lane, 0), spacing);
+    if (spacing > 0.1) setTimeout(() => this.flush(lane, 0), spacing);
     else setImmediate(() => this.flush(lane, 0));
   }
 
@@ -102,10 +106,8 @@ class Committer implements GroupCommit {
       for (const unit of batch) unit.reject(error);
       return;
     }
-    if (lane === this.requests) {
-      this.lastCommitEnd = performance.now();
-      this.lastBatchSize = batch.length;
-    }
+    lane.lastCommitEnd = performance.now();
+    lane.lastBatchSize = batch.length;
     batch.forEach((unit, i) => {
       const outcome = outcomes[i];
       if (outcome?.ok) unit.resolve(outcome.value);
