@@ -98,46 +98,56 @@ function planSlots(index: MatchIndex, plan: QueryPlan, threshold: number): Slot[
   return slots.sort((a, b) => Number(b.creates) - Number(a.creates));
 }
 
-/** Adds one slot's best similarity to the record of the found name at `place` (first hit of the slot, or a better one). */
-function credit(buf: SearchBuffers, place: number, stamp: number, slot: Slot, sim: number, candidateWeight: number): void {
+/**
+ * Adds one slot's best similarity to the record of the found name at `place` (first hit of the
+ * slot, or a better one). Returns whether the slot's best for the name is now `sim`.
+ */
+function credit(buf: SearchBuffers, place: number, stamp: number, slot: Slot, sim: number, candidateWeight: number): boolean {
   const r = place * RECORD;
   const { ints, floats } = buf;
   if (ints[r] === stamp) {
     const best = floats[r + R_BEST]!;
-    if (sim > best) {
-      floats[r + R_ACC_QUERY]! += slot.weight * (sim - best);
-      floats[r + R_BEST] = sim;
-    }
-    return;
+    if (sim <= best) return false;
+    floats[r + R_ACC_QUERY]! += slot.weight * (sim - best);
+    floats[r + R_BEST] = sim;
+    return true;
   }
   floats[r + R_ACC_QUERY]! += slot.weight * sim;
   floats[r + R_ACC_CANDIDATE]! += candidateWeight;
   buf.matched[place]! += slot.substantive;
   ints[r] = stamp;
   floats[r + R_BEST] = sim;
+  return true;
 }
 
 /**
  * Credits found names with the slot's best spelling among their own tokens: the names at the
- * places listed in `places`, or with `places` null the first `count` names found.
+ * places listed in `places`, or with `places` null the first `count` names found. With `twins`
+ * (some slots share a spelling, see twinSlots) the walks' rule holds here too: a name is not
+ * credited through the token another slot already used for it, unless the name repeats it.
+ * Deferred slots run after every walk, so the rule applies to any slot of a family, not only to
+ * the later ones: whichever slot comes second skips the shared token.
  */
-function creditExisting(index: MatchIndex, buf: SearchBuffers, slot: Slot, stamp: number, places: GrowableU32 | null, count: number): void {
+function creditExisting(index: MatchIndex, buf: SearchBuffers, slot: Slot, stamp: number, places: GrowableU32 | null, count: number, twins: boolean): void {
   const { names, vocab } = index;
-  const { tokenSims: sims, touched } = buf;
+  const { tokenSims: sims, touched, ints, via } = buf;
   for (const e of slot.token.expansions) sims[e.token] = e.sim;
   for (let k = 0; k < count; k++) {
     const place = places === null ? k : places.get(k);
     const n = touched.get(place);
+    // A name this slot already credited (its walk, then creditFound) may only improve, as in the walk.
+    const used = twins && ints[place * RECORD] !== stamp && !names.repeats[n] ? via[n]! : -1;
     let best = 0;
     let token = 0;
     for (let p = names.tokenStart[n]!; p < names.tokenStart[n + 1]!; p++) {
-      const s = sims[names.tokens[p]!]!;
-      if (s > best) {
+      const t = names.tokens[p]!;
+      const s = sims[t]!;
+      if (s > best && t !== used) {
         best = s;
-        token = names.tokens[p]!;
+        token = t;
       }
     }
-    if (best > 0) credit(buf, place, stamp, slot, best, vocab.idf[token]! * best);
+    if (best > 0 && credit(buf, place, stamp, slot, best, vocab.idf[token]! * best) && twins) via[n] = token;
   }
   for (const e of slot.token.expansions) sims[e.token] = 0;
 }
@@ -322,11 +332,11 @@ export function retrieve(index: MatchIndex, plan: QueryPlan, options: RetrieveOp
       }
     }
     walkPostings(index, buf, slot, stamp, mark, options.sourceMask, ends, twins !== null, twins?.[k] === true);
-    if (creditFound) creditExisting(index, buf, slot, stamp, null, found);
+    if (creditFound) creditExisting(index, buf, slot, stamp, null, found, twins !== null);
   }
   if (deferred.length === 0) return select(index, buf, plan, options, null, buf.touched.length);
   const places = survivors(buf, plan, options.threshold, deferred);
-  for (const d of deferred) creditExisting(index, buf, d.slot, d.stamp, places, places.length);
+  for (const d of deferred) creditExisting(index, buf, d.slot, d.stamp, places, places.length, twins !== null);
   return select(index, buf, plan, options, places, places.length);
 }
 
