@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { CallMeta } from "@/context";
 import { parseInput } from "@/lib/validate";
 import { RiskProfileOverrides } from "@/matching/options";
-import { assertQuotaFits } from "@/usage/quota";
+import { precheckOneScreen } from "@/usage/quota";
 import { commitSingleScreen } from "./commit";
 import { requireLists, type ScreeningDeps, type ScreenOutcome } from "./deps";
 import { findReplay, idempotencyClaim } from "./idempotency";
@@ -45,7 +45,7 @@ export async function checkScreening(deps: ScreeningDeps, args: CheckArgs): Prom
     const original = findReplay(deps.db, args.tenantId, claim, now);
     if (original) return { record: original, replayed: true };
   }
-  assertQuotaFits(deps.db, args.tenantId, 1, now);
+  precheckOneScreen(deps.db, args.tenantId, now);
   const options = optionsForTenant(deps.db, args.tenantId, overrides);
   const record = runScreening(
     requireLists(deps),

@@ -1,5 +1,5 @@
 import type { CallMeta } from "@/context";
-import { assertQuotaFits } from "@/usage/quota";
+import { precheckOneScreen } from "@/usage/quota";
 import { commitSingleScreen } from "./commit";
 import { requireLists, type ScreeningDeps, type ScreenOutcome } from "./deps";
 import { getScreening } from "./get";
@@ -27,7 +27,7 @@ export async function rescreenScreening(deps: ScreeningDeps, args: RescreenArgs)
     const replay = findReplay(deps.db, args.tenantId, claim, now);
     if (replay) return { record: replay, replayed: true };
   }
-  assertQuotaFits(deps.db, args.tenantId, 1, now);
+  precheckOneScreen(deps.db, args.tenantId, now);
   const record = runScreening(
     requireLists(deps),
     {

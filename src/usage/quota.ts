@@ -24,6 +24,26 @@ function readState(db: Db, tenantId: string, period: string): { used: number; li
   return { used: row.used ?? 0, limit: row.limit };
 }
 
+/**
+ * Per connection, the tenants whose last quota read or charge left room for another screen, with the
+ * period it was for. The single-screen pre-check trusts this instead of reading: the pre-check is
+ * advisory (chargeScreens in the commit decides), so a stale "room" costs one matching that the
+ * commit then refuses with 429. Only room is remembered, never its absence, so a quota raised by the
+ * CLI in another process applies to the very next request.
+ */
+const roomLeft = new WeakMap<Db, Map<string, string>>();
+
+function remember(db: Db, tenantId: string, period: string, usage: Usage): Usage {
+  let tenants = roomLeft.get(db);
+  if (!tenants) {
+    tenants = new Map();
+    roomLeft.set(db, tenants);
+  }
+  if (usage.remaining >= 1) tenants.set(tenantId, period);
+  else tenants.delete(tenantId);
+  return usage;
+}
+
 function toUsage(state: { used: number; limit: number | null }): Usage {
   if (state.limit === null) return { used: state.used, limit: null, remaining: UNLIMITED_REMAINING, unlimited: true };
   return { used: state.used, limit: state.limit, remaining: Math.max(0, state.limit - state.used), unlimited: false };
@@ -44,6 +64,7 @@ export function chargeScreens(db: Db, tenantId: string, count: number, at: Date)
   if (!Number.isInteger(count) || count < 1) throw new Error(`charge count must be a positive integer, got ${count}`);
   const period = utcMonth(at);
   const state = readState(db, tenantId, period);
+  if (!fits(state, count)) roomLeft.get(db)?.delete(tenantId);
   assertFits(state, count, period);
   // query() caches the prepared statement; run(sql, params) would compile it again on every screen.
   db.sqlite
@@ -52,19 +73,34 @@ export function chargeScreens(db: Db, tenantId: string, count: number, at: Date)
        ON CONFLICT (tenant_id, period) DO UPDATE SET used = used + excluded.used`,
     )
     .run(tenantId, period, count);
-  return toUsage({ used: state.used + count, limit: state.limit });
+  return remember(db, tenantId, period, toUsage({ used: state.used + count, limit: state.limit }));
 }
 
 /** Throws 429 when `count` more screens would pass the cap; checks only, charges nothing. */
 export function assertQuotaFits(db: Db, tenantId: string, count: number, at: Date): Usage {
   const period = utcMonth(at);
   const state = readState(db, tenantId, period);
+  const usage = remember(db, tenantId, period, toUsage(state));
   assertFits(state, count, period);
-  return toUsage(state);
+  return usage;
+}
+
+/**
+ * The pre-check of one screen (check, rescreen): throws 429 when the tenant is at its cap, so such a
+ * call does no matching. Reads only when the last read or charge on this connection did not leave
+ * room this month (see roomLeft): on a busy appliance that read cost about 40 µs per request.
+ */
+export function precheckOneScreen(db: Db, tenantId: string, at: Date): void {
+  if (roomLeft.get(db)?.get(tenantId) === utcMonth(at)) return;
+  assertQuotaFits(db, tenantId, 1, at);
+}
+
+function fits(state: { used: number; limit: number | null }, count: number): boolean {
+  return state.limit === null || state.used + count <= state.limit;
 }
 
 function assertFits(state: { used: number; limit: number | null }, count: number, period: string): void {
-  if (state.limit === null || state.used + count <= state.limit) return;
+  if (state.limit === null || fits(state, count)) return;
   const remaining = Math.max(0, state.limit - state.used);
   const asked = count === 1 ? "" : ` This request needs ${count} screens but only ${remaining} remain.`;
   throw new ServiceError(

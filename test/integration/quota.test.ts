@@ -5,7 +5,7 @@ import type { AppContext, CallMeta } from "@/context";
 import { ServiceError } from "@/errors";
 import { type Db, openDb, writeTx } from "@/storage/db";
 import { setQuota } from "@/tenants/quota";
-import { assertQuotaFits, chargeScreens, getUsage, UNLIMITED_REMAINING, type Usage } from "@/usage/quota";
+import { assertQuotaFits, chargeScreens, getUsage, precheckOneScreen, UNLIMITED_REMAINING, type Usage } from "@/usage/quota";
 import { call, json } from "../helpers/api";
 import { runCli } from "../helpers/cli";
 import { startTestServer, type TestServer, tempDataDir } from "../helpers/server";
@@ -171,6 +171,25 @@ describe("quota semantics", () => {
     expect(assertQuotaFits(ctx.db, tenant.id, 2, AT).remaining).toBe(2);
     expect(() => assertQuotaFits(ctx.db, tenant.id, 3, AT)).toThrow(ServiceError);
     expect(getUsage(ctx.db, tenant.id, AT).used).toBe(0);
+  });
+
+  test("the one-screen pre-check remembers room, never its absence: the commit's charge stays the judge", async () => {
+    const ctx = await context();
+    const { tenant } = makeTenant(ctx, { monthlyScreeningQuota: 3 });
+    expect(charge(ctx.db, tenant.id, 1, AT)).toEqual({ ok: true, used: 1 });
+    // Lowered behind this connection's back (as the CLI does from its own process).
+    ctx.db.sqlite.run("UPDATE tenants SET monthly_quota = 1 WHERE id = ?", [tenant.id]);
+    // The remembered room lets the pre-check pass; the charge reads the row and refuses.
+    expect(() => precheckOneScreen(ctx.db, tenant.id, AT)).not.toThrow();
+    expect(charge(ctx.db, tenant.id, 1, AT)).toMatchObject({ ok: false, status: 429, used: 1, limit: 1 });
+    // The refusal is not remembered as room: the pre-check now reads and refuses before any matching.
+    expect(() => precheckOneScreen(ctx.db, tenant.id, AT)).toThrow("used 1 of limit 1");
+    // Raised again: nothing remembered the cap, so the very next pre-check passes.
+    ctx.db.sqlite.run("UPDATE tenants SET monthly_quota = 5 WHERE id = ?", [tenant.id]);
+    expect(() => precheckOneScreen(ctx.db, tenant.id, AT)).not.toThrow();
+    // The memory is per month: a new month reads again (and finds room, the counter being new).
+    expect(() => precheckOneScreen(ctx.db, tenant.id, new Date("2026-04-01T00:00:00.000Z"))).not.toThrow();
+    expect(getUsage(ctx.db, tenant.id, AT)).toEqual({ used: 1, limit: 5, remaining: 4, unlimited: false });
   });
 
   test("remaining never goes negative when the quota is lowered below what was used", async () => {
