@@ -44,10 +44,17 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
     now: () => ctx.clock.now(),
   };
 
-  async function deliver(row: OutboxRow): Promise<void> {
-    const receiver = ctx.db.sqlite
-      .query<Receiver, [string]>("SELECT webhook_url AS webhookUrl, webhook_secret_enc AS webhookSecretEnc FROM tenants WHERE id = ?")
-      .get(row.tenant_id) ?? { webhookUrl: null, webhookSecretEnc: null };
+  /** Each claimed row's tenant receiver as stored now, read once per tenant per round. */
+  function receiversOf(rows: readonly OutboxRow[]): Map<string, Receiver> {
+    const receivers = new Map<string, Receiver>();
+    const read = ctx.db.sqlite.query<Receiver, [string]>("SELECT webhook_url AS webhookUrl, webhook_secret_enc AS webhookSecretEnc FROM tenants WHERE id = ?");
+    for (const row of rows) {
+      if (!receivers.has(row.tenant_id)) receivers.set(row.tenant_id, read.get(row.tenant_id) ?? { webhookUrl: null, webhookSecretEnc: null });
+    }
+    return receivers;
+  }
+
+  async function deliver(row: OutboxRow, receiver: Receiver): Promise<void> {
     const attempt = await sendDelivery(row, receiver, sendDeps);
     const result = await groupCommit(ctx.db).run(
       () => finishAttempt(ctx.db, { row, owner, attempt, now: ctx.clock.now(), policy: options.retry }),
@@ -80,7 +87,8 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
         return claimDue(ctx.db, { owner, now, leaseMs: options.leaseMs, limit: options.batchSize });
       });
       // One failing row must not hold back the others; its lease expires and it is reclaimed.
-      const outcomes = await Promise.allSettled(claimed.map(deliver));
+      const receivers = receiversOf(claimed);
+      const outcomes = await Promise.allSettled(claimed.map((row) => deliver(row, receivers.get(row.tenant_id)!)));
       for (const outcome of outcomes) {
         if (outcome.status === "rejected") ctx.log.error({ err: outcome.reason }, "webhook delivery failed unexpectedly");
       }
