@@ -3,7 +3,7 @@ import { TOKEN_NOISE } from "./normalise";
 import type { Expansion } from "./expand";
 import type { GrowableU32 } from "./growable";
 import type { QueryPlan, QueryToken } from "./query";
-import { buffersOf, nextMark, R_ACC_CANDIDATE, R_ACC_QUERY, R_BEST, RECORD, reserveStamps, type SearchBuffers } from "./scratch";
+import { buffersOf, nextMark, R_ACC_CANDIDATE, R_ACC_QUERY, R_BEST, RECORD, type SearchBuffers } from "./scratch";
 import { combineCoverage, isSubstantive, minQueryShare } from "./score";
 import { OMISSION_PENALTY } from "./weights";
 
@@ -305,7 +305,6 @@ export function retrieve(index: MatchIndex, plan: QueryPlan, options: RetrieveOp
   const buf = buffersOf(index.scratch);
   const slots = planSlots(index, plan, options.threshold);
   const cut = weightCut(index, plan, slots, options.threshold);
-  const first = reserveStamps(index.scratch, buf, slots.length);
   const mark = nextMark(index.scratch, buf);
   const starts = index.vocab.postings.start;
   buf.touched.length = 0;
@@ -318,7 +317,9 @@ export function retrieve(index: MatchIndex, plan: QueryPlan, options: RetrieveOp
   const twins = twinSlots(slots);
   for (let k = 0; k < slots.length; k++) {
     const slot = slots[k]!;
-    const stamp = first + k;
+    // A record is written whole when its name is found (scratch.ts), so a slot's stamp only has to
+    // differ from the other slots' of this search.
+    const stamp = k + 1;
     const found = buf.touched.length;
     const { ends, creditFound } = slotEnds(index, cut, k, slot, found);
     if (!slot.creates && !slot.joined) {

@@ -12,7 +12,7 @@ import { GrowableU32 } from "./growable";
  * read each (at a million names the misses, not the arithmetic, are the cost). The matched-token
  * count sits beside them in `matched`, also by place, and the estimate is written only for names
  * that pass the gates. A record is written whole when its name is found, so it needs no clearing;
- * the stamp says which slot last credited it. Screening is synchronous, so one set per index is
+ * the stamp (slot number + 1) says which slot of this search last credited it. Screening is synchronous, so one set per index is
  * enough; the index data itself stays immutable.
  *
  * Whether a name was found at all in this search is also kept in `marks`, one byte per name
@@ -56,14 +56,13 @@ export interface SearchScratch {
   buffers: SearchBuffers | null;
   /** Expansions of recently seen query tokens; a pure function of (index, token, options). */
   readonly expansionCache: Map<string, readonly Expansion[]>;
-  stamp: number;
   mark: number;
   readonly nameCount: number;
   readonly vocabSize: number;
 }
 
 export function createScratch(nameCount: number, vocabSize: number): SearchScratch {
-  return { buffers: null, expansionCache: new Map(), stamp: 0, mark: 0, nameCount, vocabSize };
+  return { buffers: null, expansionCache: new Map(), mark: 0, nameCount, vocabSize };
 }
 
 /** Allocates on first use so that indexes built only for inspection cost no search memory. */
@@ -87,20 +86,6 @@ export function buffersOf(scratch: SearchScratch): SearchBuffers {
     };
   }
   return scratch.buffers;
-}
-
-/**
- * Reserves `count` consecutive stamps for one search and returns the first. Near wrap-around all
- * stamps are cleared, so an old record can never pass for a current one.
- */
-export function reserveStamps(scratch: SearchScratch, buffers: SearchBuffers, count: number): number {
-  if (scratch.stamp + count + 1 >= 0xfffffff0) {
-    for (let i = R_STAMP; i < buffers.ints.length; i += RECORD) buffers.ints[i] = 0;
-    scratch.stamp = 0;
-  }
-  const first = scratch.stamp + 1;
-  scratch.stamp += count;
-  return first;
 }
 
 /** The next search's mark (1–255); on wrap-around all marks are cleared (1 MB per million names, every 255 searches). */
