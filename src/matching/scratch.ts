@@ -12,8 +12,8 @@ import { GrowableU32 } from "./growable";
  * read each (at a million names the misses, not the arithmetic, are the cost). The matched-token
  * count sits beside them in `matched`, also by place, and the estimate is written only for names
  * that pass the gates. A record is written whole when its name is found, so it needs no clearing;
- * the stamp (slot number + 1) says which slot of this search last credited it. Screening is synchronous, so one set per index is
- * enough; the index data itself stays immutable.
+ * the stamp (slot number + 1) says which slot of this search last credited it. Screening is
+ * synchronous, so one set per index is enough; the index data itself stays immutable.
  *
  * Whether a name was found at all in this search is also kept in `marks`, one byte per name
  * (1 MB per million names, so it stays in the L2 cache): most postings a search walks belong to

@@ -64,7 +64,7 @@ export function chargeScreens(db: Db, tenantId: string, count: number, at: Date)
   if (!Number.isInteger(count) || count < 1) throw new Error(`charge count must be a positive integer, got ${count}`);
   const period = utcMonth(at);
   const state = readState(db, tenantId, period);
-  if (!fits(state, count)) roomLeft.get(db)?.delete(tenantId);
+  remember(db, tenantId, period, toUsage(state));
   assertFits(state, count, period);
   // query() caches the prepared statement; run(sql, params) would compile it again on every screen.
   db.sqlite
@@ -95,12 +95,8 @@ export function precheckOneScreen(db: Db, tenantId: string, at: Date): void {
   assertQuotaFits(db, tenantId, 1, at);
 }
 
-function fits(state: { used: number; limit: number | null }, count: number): boolean {
-  return state.limit === null || state.used + count <= state.limit;
-}
-
 function assertFits(state: { used: number; limit: number | null }, count: number, period: string): void {
-  if (state.limit === null || fits(state, count)) return;
+  if (state.limit === null || state.used + count <= state.limit) return;
   const remaining = Math.max(0, state.limit - state.used);
   const asked = count === 1 ? "" : ` This request needs ${count} screens but only ${remaining} remain.`;
   throw new ServiceError(
