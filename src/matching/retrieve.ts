@@ -122,13 +122,13 @@ function credit(buf: SearchBuffers, place: number, stamp: number, slot: Slot, si
 
 /**
  * Credits found names with the slot's best spelling among their own tokens: the names at the
- * places listed in `places`, or with `places` null the first `count` names found. With `twins`
+ * places listed in `places`, or with `places` null the first `count` names found. With `track`
  * (some slots share a spelling, see twinSlots) the walks' rule holds here too: a name is not
  * credited through the token another slot already used for it, unless the name repeats it.
  * Deferred slots run after every walk, so the rule applies to any slot of a family, not only to
  * the later ones: whichever slot comes second skips the shared token.
  */
-function creditExisting(index: MatchIndex, buf: SearchBuffers, slot: Slot, stamp: number, places: GrowableU32 | null, count: number, twins: boolean): void {
+function creditExisting(index: MatchIndex, buf: SearchBuffers, slot: Slot, stamp: number, places: GrowableU32 | null, count: number, track: boolean): void {
   const { names, vocab } = index;
   const { tokenSims: sims, touched, ints, via } = buf;
   for (const e of slot.token.expansions) sims[e.token] = e.sim;
@@ -136,7 +136,7 @@ function creditExisting(index: MatchIndex, buf: SearchBuffers, slot: Slot, stamp
     const place = places === null ? k : places.get(k);
     const n = touched.get(place);
     // A name this slot already credited (its walk, then creditFound) may only improve, as in the walk.
-    const used = twins && ints[place * RECORD] !== stamp && !names.repeats[n] ? via[n]! : -1;
+    const used = track && ints[place * RECORD] !== stamp && !names.repeats[n] ? via[n]! : -1;
     let best = 0;
     let token = 0;
     for (let p = names.tokenStart[n]!; p < names.tokenStart[n + 1]!; p++) {
@@ -147,7 +147,7 @@ function creditExisting(index: MatchIndex, buf: SearchBuffers, slot: Slot, stamp
         token = t;
       }
     }
-    if (best > 0 && credit(buf, place, stamp, slot, best, vocab.idf[token]! * best) && twins) via[n] = token;
+    if (best > 0 && credit(buf, place, stamp, slot, best, vocab.idf[token]! * best) && track) via[n] = token;
   }
   for (const e of slot.token.expansions) sims[e.token] = 0;
 }
@@ -315,6 +315,7 @@ export function retrieve(index: MatchIndex, plan: QueryPlan, options: RetrieveOp
   // Joined slots always walk: joined spellings are not name tokens.
   const deferred: DeferredSlot[] = [];
   const twins = twinSlots(slots);
+  const tracking = twins !== null;
   for (let k = 0; k < slots.length; k++) {
     const slot = slots[k]!;
     // A record is written whole when its name is found (scratch.ts), so a slot's stamp only has to
@@ -332,12 +333,12 @@ export function retrieve(index: MatchIndex, plan: QueryPlan, options: RetrieveOp
         continue;
       }
     }
-    walkPostings(index, buf, slot, stamp, mark, options.sourceMask, ends, twins !== null, twins?.[k] === true);
-    if (creditFound) creditExisting(index, buf, slot, stamp, null, found, twins !== null);
+    walkPostings(index, buf, slot, stamp, mark, options.sourceMask, ends, tracking, twins?.[k] === true);
+    if (creditFound) creditExisting(index, buf, slot, stamp, null, found, tracking);
   }
   if (deferred.length === 0) return select(index, buf, plan, options, null, buf.touched.length);
   const places = survivors(buf, plan, options.threshold, deferred);
-  for (const d of deferred) creditExisting(index, buf, d.slot, d.stamp, places, places.length, twins !== null);
+  for (const d of deferred) creditExisting(index, buf, d.slot, d.stamp, places, places.length, tracking);
   return select(index, buf, plan, options, places, places.length);
 }
 
