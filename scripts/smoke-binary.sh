@@ -95,4 +95,6 @@ kill -TERM "$SERVER_PID"
 wait "$SERVER_PID" || fail "server exited non-zero on SIGTERM"
 SERVER_PID=""
 grep -q '"msg":"stopped"' serve.log || fail "no clean stop logged"
+grep -q 'WAL checkpoints run on a worker thread' serve.log || fail "the checkpoint worker did not start in the executable"
+if grep -q 'WAL checkpoint worker stopped' serve.log; then fail "the checkpoint worker failed: $(grep 'WAL checkpoint' serve.log)"; fi
 echo "smoke: all passed"

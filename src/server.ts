@@ -12,6 +12,7 @@ import { problemResponse } from "@/http/problem";
 import { beginRequest } from "@/http/request-state";
 import { Scheduler } from "@/jobs/scheduler";
 import { createLogger, type Logger } from "@/lib/logger";
+import { startCheckpointer } from "@/storage/checkpointer";
 import { migrate } from "@/storage/migrate";
 
 export interface RunningServer {
@@ -77,6 +78,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   });
 
   const applied = migrate(db.sqlite);
+  // After migrating: the migrations ran with the connection's own checkpoints, as the CLI's do.
+  const checkpointer = startCheckpointer(db, log);
   storageReady = true;
   log.info({ migrationsApplied: applied.applied, dataDir: config.dataDir }, "storage ready");
   for (const extension of extensions) await extension.start?.(ctx, scheduler);
@@ -101,6 +104,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
         await scheduler.stop();
         for (const extension of extensions) await extension.stop?.();
         server.stop(true);
+        await checkpointer?.stop();
         db.close();
         log.info("stopped");
       })();

@@ -1,0 +1,59 @@
+/**
+ * The WAL checkpointer's thread (started by checkpointer.ts). It owns a second connection to the
+ * data folder's database and runs a PASSIVE checkpoint every few milliseconds: it copies committed
+ * WAL frames into the database file and fsyncs both, which is the slow part of a checkpoint, while
+ * the server's event loop keeps serving. PASSIVE never takes the write lock and never waits, so the
+ * server's connection, the only writer, is never blocked by it.
+ *
+ * Messages in: CheckpointerStart, then CheckpointerStop. Messages out: CheckpointerEvent.
+ */
+import { Database } from "bun:sqlite";
+import type { CheckpointerEvent, CheckpointerMessage } from "./checkpointer";
+
+declare const self: Worker;
+
+let connection: Database | null = null;
+let timer: ReturnType<typeof setTimeout> | null = null;
+
+function send(event: CheckpointerEvent): void {
+  self.postMessage(event);
+}
+
+function start(path: string, intervalMs: number): void {
+  try {
+    connection = new Database(path);
+    // Never wait: a busy checkpoint (a CLI process checkpointing as it exits) is simply retried on the next tick.
+    connection.run("PRAGMA busy_timeout = 0");
+    // Per connection, and it decides the checkpoint's fsyncs: the same setting as the server's connection (db.ts).
+    connection.run("PRAGMA synchronous = NORMAL");
+  } catch (error) {
+    send({ type: "failed", message: error instanceof Error ? error.message : String(error) });
+    return;
+  }
+  const checkpoint = connection.query<{ busy: number; log: number; checkpointed: number }, []>("PRAGMA wal_checkpoint(PASSIVE)");
+  const tick = () => {
+    try {
+      checkpoint.get();
+    } catch {
+      // SQLITE_BUSY or LOCKED from another process's checkpoint: nothing was lost, the next tick copies the frames.
+    }
+    timer = setTimeout(tick, intervalMs);
+  };
+  send({ type: "started" });
+  tick();
+}
+
+function stop(): void {
+  if (timer) clearTimeout(timer);
+  connection?.close();
+  connection = null;
+  send({ type: "stopped" });
+  // Exits this thread only (a worker's process.exit does not end the process).
+  process.exit(0);
+}
+
+self.onmessage = (event: MessageEvent<CheckpointerMessage>) => {
+  const message = event.data;
+  if (message.type === "start") start(message.path, message.intervalMs);
+  else stop();
+};
