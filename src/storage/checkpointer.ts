@@ -48,12 +48,18 @@ const WORKER_URL = import.meta.url.includes("/$bunfs/")
 /** Starts checkpointing db's WAL from a worker thread; null for an in-memory database, which has no WAL. */
 export function startCheckpointer(db: Db, log: Logger, options: { workerUrl?: string } = {}): Checkpointer | null {
   if (db.path === ":memory:") return null;
-  let settled = false;
   let stopping = false;
+  let settled = false;
   let resolveStarted: (started: boolean) => void = () => {};
   const started = new Promise<boolean>((resolve) => {
     resolveStarted = resolve;
   });
+  const settle = (ok: boolean) => {
+    if (settled) return;
+    settled = true;
+    if (ok) log.info({ intervalMs: CHECKPOINT_INTERVAL_MS }, "WAL checkpoints run on a worker thread");
+    resolveStarted(ok);
+  };
   let resolveClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
     resolveClosed = resolve;
@@ -68,20 +74,14 @@ export function startCheckpointer(db: Db, log: Logger, options: { workerUrl?: st
     // A connection setting, not part of any transaction: safe to change while a commit is open.
     db.sqlite.run(`PRAGMA wal_autocheckpoint = ${DEFAULT_WAL_AUTOCHECKPOINT}`);
     if (!stopping) log.error({ reason }, "WAL checkpoint worker stopped; checkpointing on the server's connection instead");
-    if (!settled) {
-      settled = true;
-      resolveStarted(false);
-    }
+    settle(false);
   };
 
   const worker = new Worker(options.workerUrl ?? WORKER_URL);
   worker.addEventListener("message", (event: MessageEvent<CheckpointerEvent>) => {
     const message = event.data;
-    if (message.type === "started" && !settled) {
-      settled = true;
-      log.info({ intervalMs: CHECKPOINT_INTERVAL_MS }, "WAL checkpoints run on a worker thread");
-      resolveStarted(true);
-    } else if (message.type === "failed") {
+    if (message.type === "started") settle(true);
+    else if (message.type === "failed") {
       checkpointSelf(message.message);
       worker.terminate();
     }

@@ -91,7 +91,8 @@ export async function recordImport(
       results.push({ source: item.source, status: "imported", version: toVersion(row) });
     }
   } finally {
-    db.sqlite.run(`PRAGMA wal_autocheckpoint = ${checkpoints}`);
+    // Unless it changed meanwhile: the server's checkpoint worker, failing mid-import, hands checkpoints back to this connection.
+    if (walAutocheckpoint(db) === IMPORT_WAL_AUTOCHECKPOINT) db.sqlite.run(`PRAGMA wal_autocheckpoint = ${checkpoints}`);
   }
 
   if (pending.length === 0) return { snapshot: current, results, durationMs: performance.now() - started };
