@@ -5,7 +5,8 @@
  * the server's event loop keeps serving. PASSIVE never takes the write lock and never waits, so the
  * server's connection, the only writer, is never blocked by it.
  *
- * Messages in: CheckpointerStart, then CheckpointerStop. Messages out: CheckpointerEvent.
+ * Messages in (CheckpointerMessage): "start", then "stop". Messages out (CheckpointerEvent):
+ * "started" or "failed", then "stopped".
  */
 import { Database } from "bun:sqlite";
 import type { CheckpointerEvent, CheckpointerMessage } from "./checkpointer";

@@ -1,5 +1,5 @@
 import type { Logger } from "@/lib/logger";
-import type { Db } from "./db";
+import { type Db, walAutocheckpoint } from "./db";
 
 /**
  * WAL checkpoints off the event loop. By default SQLite checkpoints inside the COMMIT that takes
@@ -22,9 +22,6 @@ export const CHECKPOINT_INTERVAL_MS = 20;
 
 /** How long stop() waits for the worker to close its connection before terminating it. */
 const STOP_TIMEOUT_MS = 2_000;
-
-/** SQLite's default wal_autocheckpoint, restored when the worker stops or fails. */
-const DEFAULT_WAL_AUTOCHECKPOINT = 1_000;
 
 export type CheckpointerMessage = { type: "start"; path: string; intervalMs: number } | { type: "stop" };
 export type CheckpointerEvent = { type: "started" } | { type: "failed"; message: string } | { type: "stopped" };
@@ -65,14 +62,16 @@ export function startCheckpointer(db: Db, log: Logger, options: { workerUrl?: st
     resolveClosed = resolve;
   });
 
-  // Off before the worker starts, so no automatic checkpoint runs on the event loop meanwhile.
+  // Off before the worker starts, so no automatic checkpoint runs on the event loop meanwhile; the
+  // connection's own setting comes back when the worker stops or fails.
+  const ownAutocheckpoint = walAutocheckpoint(db);
   db.sqlite.run("PRAGMA wal_autocheckpoint = 0");
   let checkpointingSelf = false;
   const checkpointSelf = (reason: string) => {
     if (checkpointingSelf) return;
     checkpointingSelf = true;
     // A connection setting, not part of any transaction: safe to change while a commit is open.
-    db.sqlite.run(`PRAGMA wal_autocheckpoint = ${DEFAULT_WAL_AUTOCHECKPOINT}`);
+    db.sqlite.run(`PRAGMA wal_autocheckpoint = ${ownAutocheckpoint}`);
     if (!stopping) log.error({ reason }, "WAL checkpoint worker stopped; checkpointing on the server's connection instead");
     settle(false);
   };

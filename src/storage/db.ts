@@ -57,6 +57,11 @@ export function openDb(dataDirOrMemory: string, options: { migrate?: boolean } =
   };
 }
 
+/** The connection's automatic checkpoint threshold in WAL pages (0 when off; SQLite's default is 1,000). */
+export function walAutocheckpoint(db: Db): number {
+  return db.sqlite.query<{ wal_autocheckpoint: number }, []>("PRAGMA wal_autocheckpoint").get()?.wal_autocheckpoint ?? 1000;
+}
+
 /** Runs fn in a BEGIN IMMEDIATE transaction: takes the write lock up front so a read-then-write cannot hit SQLITE_BUSY mid-way. */
 export function writeTx<T>(db: Db, fn: () => T): T {
   return db.sqlite.transaction(fn).immediate();

@@ -2,7 +2,7 @@ import { appendAudit } from "@/audit/append";
 import { SYSTEM_CHAIN } from "@/audit/chain";
 import type { CallMeta } from "@/context";
 import { newId } from "@/lib/ids";
-import { type Db, writeTx } from "@/storage/db";
+import { type Db, walAutocheckpoint, writeTx } from "@/storage/db";
 import type { SourceList, WatchlistEntity } from "../entity";
 import { latestSnapshot } from "./read";
 import { toVersion, type VersionRow } from "./rows";
@@ -99,10 +99,6 @@ export async function recordImport(
 
   const snapshot = writeTx(db, () => commitVersions(db, current, pending, meta, at, imports.some((i) => i.isDemo)));
   return { snapshot, results, durationMs: performance.now() - started };
-}
-
-function walAutocheckpoint(db: Db): number {
-  return db.sqlite.query<{ wal_autocheckpoint: number }, []>("PRAGMA wal_autocheckpoint").get()?.wal_autocheckpoint ?? 1000;
 }
 
 function combinedSha(item: SourceImport): string {
