@@ -1,4 +1,4 @@
-import { Database } from "bun:sqlite";
+import { Database, type Statement } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
@@ -62,7 +62,61 @@ export function walAutocheckpoint(db: Db): number {
   return db.sqlite.query<{ wal_autocheckpoint: number }, []>("PRAGMA wal_autocheckpoint").get()?.wal_autocheckpoint ?? 1000;
 }
 
-/** Runs fn in a BEGIN IMMEDIATE transaction: takes the write lock up front so a read-then-write cannot hit SQLITE_BUSY mid-way. */
+/** A connection's transaction statements, prepared once. */
+interface TxStatements {
+  begin: Statement;
+  commit: Statement;
+  rollback: Statement;
+  savepoint: Statement;
+  release: Statement;
+  rollbackTo: Statement;
+}
+
+const txStatements = new WeakMap<Database, TxStatements>();
+
+function txStatementsOf(sqlite: Database): TxStatements {
+  let statements = txStatements.get(sqlite);
+  if (!statements) {
+    statements = {
+      begin: sqlite.prepare("BEGIN IMMEDIATE"),
+      commit: sqlite.prepare("COMMIT"),
+      rollback: sqlite.prepare("ROLLBACK"),
+      savepoint: sqlite.prepare("SAVEPOINT aml_tx"),
+      release: sqlite.prepare("RELEASE aml_tx"),
+      rollbackTo: sqlite.prepare("ROLLBACK TO aml_tx"),
+    };
+    txStatements.set(sqlite, statements);
+  }
+  return statements;
+}
+
+/**
+ * Runs fn in a BEGIN IMMEDIATE transaction: takes the write lock up front so a read-then-write cannot
+ * hit SQLITE_BUSY mid-way. Inside an open transaction it runs under a SAVEPOINT instead, and a throw
+ * rolls back to it alone (the group commit runs every unit this way).
+ *
+ * The same semantics as bun:sqlite's `transaction(fn).immediate()`, without its price per call: that
+ * builds four wrapper functions and defines five properties on each before running fn, which the
+ * group commit paid once per unit and once per batch (about 2% of the server's CPU under load).
+ */
 export function writeTx<T>(db: Db, fn: () => T): T {
-  return db.sqlite.transaction(fn).immediate();
+  const tx = txStatementsOf(db.sqlite);
+  const nested = db.sqlite.inTransaction;
+  (nested ? tx.savepoint : tx.begin).run();
+  try {
+    const result = fn();
+    (nested ? tx.release : tx.commit).run();
+    return result;
+  } catch (error) {
+    // Some errors (disk full, I/O error) end the whole transaction in SQLite; there is nothing left to undo then.
+    if (db.sqlite.inTransaction) {
+      if (nested) {
+        tx.rollbackTo.run();
+        tx.release.run();
+      } else {
+        tx.rollback.run();
+      }
+    }
+    throw error;
+  }
 }
