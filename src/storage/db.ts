@@ -77,13 +77,16 @@ const txStatements = new WeakMap<Database, TxStatements>();
 function txStatementsOf(sqlite: Database): TxStatements {
   let statements = txStatements.get(sqlite);
   if (!statements) {
+    // query(), not prepare(): query() statements belong to the connection and close() finalizes them.
+    // A prepare()d statement still alive at close() keeps SQLite's connection open, and with it the
+    // -wal and -shm files that a clean close deletes (test/unit/storage/write-tx.test.ts).
     statements = {
-      begin: sqlite.prepare("BEGIN IMMEDIATE"),
-      commit: sqlite.prepare("COMMIT"),
-      rollback: sqlite.prepare("ROLLBACK"),
-      savepoint: sqlite.prepare("SAVEPOINT aml_tx"),
-      release: sqlite.prepare("RELEASE aml_tx"),
-      rollbackTo: sqlite.prepare("ROLLBACK TO aml_tx"),
+      begin: sqlite.query("BEGIN IMMEDIATE"),
+      commit: sqlite.query("COMMIT"),
+      rollback: sqlite.query("ROLLBACK"),
+      savepoint: sqlite.query("SAVEPOINT aml_tx"),
+      release: sqlite.query("RELEASE aml_tx"),
+      rollbackTo: sqlite.query("ROLLBACK TO aml_tx"),
     };
     txStatements.set(sqlite, statements);
   }

@@ -1,15 +1,16 @@
 import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import { type Db, openDb, writeTx } from "@/storage/db";
 import { tempDataDir } from "../../helpers/server";
 
 /** writeTx on a real file database, watched from a second connection that sees only what was committed. */
 const dirs: string[] = [];
+let dir: string;
 let db: Db;
 let other: Db;
 
 beforeEach(() => {
-  const dir = tempDataDir();
+  dir = tempDataDir();
   dirs.push(dir);
   db = openDb(dir, { migrate: false });
   db.sqlite.run("CREATE TABLE t (x INTEGER NOT NULL UNIQUE)");
@@ -92,5 +93,16 @@ describe("writeTx", () => {
       });
     });
     expect(committed()).toEqual([1, 3]);
+  });
+
+  test("its statements do not outlive the connection: a clean close leaves no -wal or -shm file", () => {
+    writeTx(db, () => insert(1));
+    expect(() => writeTx(db, () => writeTx(db, () => insert(1)))).toThrow(/UNIQUE/);
+    other.close();
+    db.close();
+    expect(readdirSync(dir).sort()).toEqual(["aml.db"]);
+    // Reopened for afterEach, which closes both.
+    db = openDb(dir, { migrate: false });
+    other = openDb(dir, { migrate: false });
   });
 });
