@@ -160,56 +160,62 @@ async function writeEntities(
     "INSERT INTO list_entities (version_id, ordinal, external_id, content_hash, data) VALUES (?, ?, ?, ?, ?)",
   );
   const insertChange = db.sqlite.prepare("INSERT INTO list_changes (version_id, external_id, change) VALUES (?, ?, ?)");
-  const seen = new Set<string>();
-  const counts = { added: 0, removed: 0, changed: 0, unchanged: 0 };
-  let ordinal = 0;
-  let nameCount = 0;
-  let rows: Array<[string, number, string, string, string]> = [];
-  let changes: Array<[string, "added" | "changed" | "removed"]> = [];
-  const flush = () => {
-    if (rows.length === 0 && changes.length === 0) return;
-    const [entityRows, changeRows] = [rows, changes];
-    rows = [];
-    changes = [];
-    writeTx(db, () => {
-      for (const row of entityRows) insert.run(...row);
-      for (const [externalId, change] of changeRows) insertChange.run(versionId, externalId, change);
-    });
-  };
-  for await (const entity of item.entities as AsyncIterable<WatchlistEntity>) {
-    const data = JSON.stringify(entity);
-    const hash = new Bun.CryptoHasher("sha256").update(data).digest("hex");
-    const id = entity.externalId;
-    if (!seen.has(id)) {
-      seen.add(id);
-      const old = before.get(id);
-      if (old === undefined) {
-        changes.push([id, "added"]);
-        counts.added++;
-      } else if (old !== hash) {
-        changes.push([id, "changed"]);
-        counts.changed++;
-      } else counts.unchanged++;
+  try {
+    const seen = new Set<string>();
+    const counts = { added: 0, removed: 0, changed: 0, unchanged: 0 };
+    let ordinal = 0;
+    let nameCount = 0;
+    let rows: Array<[string, number, string, string, string]> = [];
+    let changes: Array<[string, "added" | "changed" | "removed"]> = [];
+    const flush = () => {
+      if (rows.length === 0 && changes.length === 0) return;
+      const [entityRows, changeRows] = [rows, changes];
+      rows = [];
+      changes = [];
+      writeTx(db, () => {
+        for (const row of entityRows) insert.run(...row);
+        for (const [externalId, change] of changeRows) insertChange.run(versionId, externalId, change);
+      });
+    };
+    for await (const entity of item.entities as AsyncIterable<WatchlistEntity>) {
+      const data = JSON.stringify(entity);
+      const hash = new Bun.CryptoHasher("sha256").update(data).digest("hex");
+      const id = entity.externalId;
+      if (!seen.has(id)) {
+        seen.add(id);
+        const old = before.get(id);
+        if (old === undefined) {
+          changes.push([id, "added"]);
+          counts.added++;
+        } else if (old !== hash) {
+          changes.push([id, "changed"]);
+          counts.changed++;
+        } else counts.unchanged++;
+      }
+      nameCount += entity.names.length;
+      rows.push([versionId, ordinal++, id, hash, data]);
+      if (rows.length >= CHUNK) {
+        flush();
+        onProgress?.({ source: item.source, phase: "entities", done: ordinal });
+        await yieldToEventLoop();
+      }
     }
-    nameCount += entity.names.length;
-    rows.push([versionId, ordinal++, id, hash, data]);
-    if (rows.length >= CHUNK) {
-      flush();
-      onProgress?.({ source: item.source, phase: "entities", done: ordinal });
-      await yieldToEventLoop();
+    flush();
+    onProgress?.({ source: item.source, phase: "entities", done: ordinal });
+    for (const id of before.keys()) {
+      if (seen.has(id)) continue;
+      changes.push([id, "removed"]);
+      counts.removed++;
+      if (changes.length >= CHUNK) flush();
     }
+    flush();
+    onProgress?.({ source: item.source, phase: "diff", done: ordinal });
+    return { versionId, entityCount: ordinal, nameCount, ...counts };
+  } finally {
+    // A prepare()d statement still alive at close() keeps SQLite's connection, and its -wal and -shm files, open.
+    insert.finalize();
+    insertChange.finalize();
   }
-  flush();
-  onProgress?.({ source: item.source, phase: "entities", done: ordinal });
-  for (const id of before.keys()) {
-    if (seen.has(id)) continue;
-    changes.push([id, "removed"]);
-    counts.removed++;
-    if (changes.length >= CHUNK) flush();
-  }
-  flush();
-  onProgress?.({ source: item.source, phase: "diff", done: ordinal });
-  return { versionId, entityCount: ordinal, nameCount, ...counts };
 }
 
 function commitVersions(
