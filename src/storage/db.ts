@@ -100,7 +100,7 @@ function txStatementsOf(sqlite: Database): TxStatements {
  *
  * The same semantics as bun:sqlite's `transaction(fn).immediate()`, without its price per call: that
  * builds four wrapper functions and defines five properties on each before running fn, which the
- * group commit paid once per unit and once per batch (about 2% of the server's CPU under load).
+ * group commit paid once per unit and once per batch (about 2% of a CPU profile of the HTTP bench).
  */
 export function writeTx<T>(db: Db, fn: () => T): T {
   const tx = txStatementsOf(db.sqlite);
