@@ -3,13 +3,19 @@ import type { Logger } from "@/lib/logger";
 /**
  * One in-process scheduler for background loops (webhook outbox, batch jobs, monitoring, list
  * reloads). Each loop claims its work from durable tables, so the scheduler itself holds no state
- * worth saving: stopping it only waits for the running iteration to finish.
+ * worth saving: stopping it only waits for the running iteration, and what it left to settle, to finish.
  */
 export interface Loop {
   name: string;
   intervalMs: number;
   /** Does one round of work; returns true when there may be more, to run again without waiting. */
   tick(signal: AbortSignal): Promise<boolean>;
+  /**
+   * Resolves once work that rounds started but did not wait for has finished (the webhook
+   * dispatcher's attempt records, committed after its round ended). stop() waits for it, so nothing
+   * a round did is still uncommitted when the database closes.
+   */
+  settle?(): Promise<void>;
 }
 
 export class Scheduler {
@@ -49,6 +55,7 @@ export class Scheduler {
     this.controller.abort();
     for (const wake of this.wakers.values()) wake();
     await Promise.allSettled(this.running.values());
+    await Promise.allSettled(this.loops.map((loop) => loop.settle?.()));
   }
 
   private async run(loop: Loop): Promise<void> {

@@ -51,6 +51,8 @@ describe("two dispatchers on one data folder", () => {
     await Promise.all(
       loops.map(async (loop) => {
         while (await loop.tick(signal)) {}
+        // A round ends when its POSTs are answered; its attempt records commit after it.
+        await loop.settle?.();
       }),
     );
 

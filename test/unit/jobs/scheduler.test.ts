@@ -33,3 +33,33 @@ describe("Scheduler.wake", () => {
     await scheduler.stop();
   });
 });
+
+describe("Scheduler.stop", () => {
+  test("waits for what a loop's rounds left to settle after they returned", async () => {
+    const scheduler = new Scheduler(createLogger("silent"));
+    const committed: number[] = [];
+    const pending = new Set<Promise<void>>();
+    let rounds = 0;
+    scheduler.register({
+      name: "work",
+      intervalMs: 60_000,
+      async tick() {
+        const round = ++rounds;
+        // The round returns at once; its record lands 30 ms later, as the dispatcher's attempt records do.
+        const record = Bun.sleep(30).then(() => {
+          committed.push(round);
+        });
+        pending.add(record);
+        return false;
+      },
+      async settle() {
+        await Promise.allSettled(pending);
+      },
+    });
+    scheduler.start();
+    await Bun.sleep(5);
+    expect(committed).toEqual([]);
+    await scheduler.stop();
+    expect(committed).toEqual([1]);
+  });
+});
