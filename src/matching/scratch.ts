@@ -5,6 +5,7 @@ import { GrowableU32 } from "./growable";
  * Work buffers for retrieval, sized to the index and reused across searches so a query allocates
  * nothing proportional to the list size. Per found name, one packed record of RECORD words:
  *   [stamp, best, accQuery, accCandidate]
+ * (the stamp is read through `ints` at the record's first word, the rest through `floats`)
  * at the name's place, its position in `touched` (the order in which this search found it), with
  * `places` mapping name → place. Records in found order are dense: a search that finds 40,000 of
  * a million names works on 640 KB of records that stay in the L2 cache and are read in order when
@@ -22,7 +23,6 @@ import { GrowableU32 } from "./growable";
  * found name's record is first written, never read, which the CPU does without waiting.
  */
 export const RECORD = 4;
-export const R_STAMP = 0;
 export const R_BEST = 1;
 export const R_ACC_QUERY = 2;
 export const R_ACC_CANDIDATE = 3;

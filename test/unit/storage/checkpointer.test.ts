@@ -3,7 +3,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLogger } from "@/lib/logger";
 import { startCheckpointer } from "@/storage/checkpointer";
-import { type Db, openDb } from "@/storage/db";
+import { type Db, openDb, walAutocheckpoint } from "@/storage/db";
 import { tempDataDir } from "../../helpers/server";
 
 /** The WAL checkpointer thread, on real database files: it keeps the WAL short, and checkpointing falls back to the connection when it fails. */
@@ -21,8 +21,6 @@ function freshDb(): Db {
   db.sqlite.run("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
   return db;
 }
-
-const autocheckpoint = (db: Db) => db.sqlite.query<{ wal_autocheckpoint: number }, []>("PRAGMA wal_autocheckpoint").get()?.wal_autocheckpoint;
 
 /** 60 commits of 40 rows of 1 KiB, a few milliseconds apart like a server's group commits: about 700 WAL pages when nothing is checkpointed. */
 async function writeLikeAServer(db: Db): Promise<void> {
@@ -53,7 +51,7 @@ describe("WAL checkpointer", () => {
     const checkpointer = startCheckpointer(db, log);
     expect(checkpointer).not.toBeNull();
     expect(await checkpointer?.started).toBe(true);
-    expect(autocheckpoint(db)).toBe(0);
+    expect(walAutocheckpoint(db)).toBe(0);
     await writeLikeAServer(db);
 
     // The worker copied every committed frame into the database file, so the next commit starts the
@@ -63,7 +61,7 @@ describe("WAL checkpointer", () => {
     expect(db.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM t").get()?.n).toBe(2_401);
 
     await checkpointer?.stop();
-    expect(autocheckpoint(db)).toBe(1_000);
+    expect(walAutocheckpoint(db)).toBe(1_000);
     db.close();
     control.close();
   });
@@ -74,7 +72,7 @@ describe("WAL checkpointer", () => {
     writeFileSync(broken, 'throw new Error("no checkpoints today");\n');
     const checkpointer = startCheckpointer(db, log, { workerUrl: broken });
     expect(await checkpointer?.started).toBe(false);
-    expect(autocheckpoint(db)).toBe(1_000);
+    expect(walAutocheckpoint(db)).toBe(1_000);
     await checkpointer?.stop();
     db.close();
   });
