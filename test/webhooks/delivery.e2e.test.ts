@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { WEBHOOK_USER_AGENT } from "@/webhooks/send";
 import { makeTenant } from "../helpers/tenants";
 import { duplicateIds } from "../helpers/webhook-receiver";
-import { enqueueEvents, outboxStatuses, SPEC_BODY_FIELDS, startWebhookWorld, type WebhookWorld } from "./fixtures";
+import { enqueueEvents, FAST, outboxStatuses, SPEC_BODY_FIELDS, startWebhookWorld, type WebhookWorld } from "./fixtures";
 
 let world: WebhookWorld | undefined;
 afterEach(async () => {
@@ -66,6 +66,34 @@ describe("webhook delivery through the real server", () => {
     expect(body.attempts).toHaveLength(1);
     expect(body.attempts[0]).toMatchObject({ series: 1, attempt: 1, statusCode: 204, error: null, url: receiver.url });
   });
+
+  test("an attempt the receiver does not answer within webhooks.timeoutMs fails as a timeout and is retried", async () => {
+    world = await startWebhookWorld(FAST, 300);
+    const { server, receiver, tenant } = world;
+    receiver.delayMs = 900;
+    const [id] = enqueueEvents(server.ctx, tenant.tenant.id, 1);
+    world.wake();
+    const headers = { "x-api-key": tenant.apiKey };
+    const attempts = async () => {
+      const res = await fetch(`${server.url}/v1/webhooks/deliveries/${id}`, { headers });
+      return ((await res.json()) as { attempts: Array<{ attempt: number; statusCode: number | null; error: string | null }> }).attempts;
+    };
+    let seen: Awaited<ReturnType<typeof attempts>> = [];
+    const deadline = Date.now() + 5_000;
+    while (seen.length === 0 && Date.now() < deadline) {
+      await Bun.sleep(50);
+      seen = await attempts();
+    }
+    expect(seen[0]).toMatchObject({ attempt: 1, statusCode: null, error: "no answer within 300 ms" });
+
+    receiver.delayMs = 0;
+    await receiver.waitUntil(() => receiver.delivered.some((d) => d.attempt !== "1"));
+    await Bun.sleep(100);
+    expect(outboxStatuses(server.ctx, tenant.tenant.id)).toEqual({ delivered: 1 });
+    const all = await attempts();
+    expect(all.at(-1)).toMatchObject({ statusCode: 204, error: null });
+    expect(all.slice(0, -1).every((a) => a.error === "no answer within 300 ms")).toBe(true);
+  }, 15_000);
 
   test("an event queued for a tenant without a webhook URL is never queued or sent", async () => {
     world = await startWebhookWorld();

@@ -82,15 +82,15 @@ export interface WebhookWorld {
   close(): Promise<void>;
 }
 
-export function serverFlags() {
-  return { webhooks: { allowPrivateNetworks: ["127.0.0.1"], timeoutMs: 2_000 } };
+export function serverFlags(timeoutMs = 2_000) {
+  return { webhooks: { allowPrivateNetworks: ["127.0.0.1"], timeoutMs } };
 }
 
 /** The real server with the webhook extension, a real receiver, and a tenant pointed at it. */
-export async function startWebhookWorld(options: WebhookExtensionOptions = FAST): Promise<WebhookWorld> {
+export async function startWebhookWorld(options: WebhookExtensionOptions = FAST, timeoutMs?: number): Promise<WebhookWorld> {
   const receiver = await startWebhookReceiver();
   const extension = webhookExtension(options);
-  const server = await startTestServer({ flags: serverFlags(), extensions: [extension] });
+  const server = await startTestServer({ flags: serverFlags(timeoutMs), extensions: [extension] });
   const tenant = makeTenant(server.ctx, { webhookUrl: receiver.url });
   receiver.secret = tenant.webhookSigningSecret ?? "";
   return {
