@@ -59,9 +59,10 @@ export async function sendDelivery(row: OutboxRow, receiver: Receiver, deps: Sen
   };
   // Not AbortSignal.timeout(): its timer and signal live for the whole timeout however soon the
   // receiver answers, and the signal holds the finished fetch's abort listeners until it fires. At
-  // 1,000 deliveries/s that kept some 5,000 of each alive at any moment; they outlived the young
-  // generation's collections, filled the old one, and brought on full collections that stalled the
-  // server (see docs/benchmarks.md). This timer is cleared as soon as the attempt ends.
+  // 1,000 deliveries/s that kept some 5,000 of each alive at any moment, so they outlived the young
+  // generation's collections into the old one, whose full collections stall the server (see
+  // docs/benchmarks.md), and each timer fired later to abort nothing. This one is cleared as soon as
+  // the attempt ends.
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), deps.timeoutMs);
   try {
