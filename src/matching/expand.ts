@@ -117,10 +117,10 @@ export function expandToken(index: MatchIndex, text: string, abjad: boolean, opt
   // A joined pair ("nasr allah") is looked up by spelling only: its parts are already expanded
   // fuzzily one by one, and scoring re-pairs them, so the costly trigram search adds nothing.
   if (!joined) for (const t of trigramNeighbours(index, text, options.trigramFloor)) consider(t);
-  for (const t of vocab.looseIds.get(q.loose) ?? []) consider(t);
+  for (const t of vocab.looseIds.get(q.loose)) consider(t);
   if (options.phonetic && !joined) {
     for (const key of phoneticKeys(text)) {
-      for (const t of vocab.phonetic.get(key) ?? []) {
+      for (const t of vocab.phonetic.get(key)) {
         const c = compareTokens(q, vocabForm(index, t));
         if (c.kind === "initial" || c.base < PHONETIC_BASE_FLOOR) continue;
         const lifted = Math.min(PHONETIC_SIM, fuzzyCredit(c.base) + PHONETIC_LIFT);
@@ -129,7 +129,7 @@ export function expandToken(index: MatchIndex, text: string, abjad: boolean, opt
       }
     }
   }
-  for (const t of vocab.skeletons.get(skeleton(text)) ?? []) {
+  for (const t of vocab.skeletons.get(skeleton(text))) {
     const other = vocab.strings[t]!;
     // Across scripts only: two Latin spellings with the same consonants are not evidence enough.
     if (abjad && !vocab.abjad[t] && abjadMatches(text, other)) offer(found, t, ABJAD_SIM, "transliteration");

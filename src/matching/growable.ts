@@ -43,3 +43,42 @@ export function buildCsr(rows: number, rowOf: GrowableU32, valueAt: GrowableU32)
   return { start, values };
 }
 
+
+const NO_IDS = new Uint32Array(0);
+
+/**
+ * Ids grouped by a string key, stored as one CSR. A Map<string, number[]> holds an array per key:
+ * for the real lists' 38,789-token vocabulary its three key maps held some 66,000 arrays, about a
+ * fifth of the server's heap objects, and every full collection traces them all (see
+ * docs/benchmarks.md). Here a key costs a Map entry and a row number; ids keep their insertion order.
+ */
+export class KeyedRows {
+  private readonly rowOfKey = new Map<string, number>();
+  private readonly pairRow = new GrowableU32(1 << 12);
+  private readonly pairId = new GrowableU32(1 << 12);
+  private rows: Csr | null = null;
+
+  add(key: string, id: number): void {
+    if (this.rows) throw new Error("KeyedRows is already finished");
+    let row = this.rowOfKey.get(key);
+    if (row === undefined) {
+      row = this.rowOfKey.size;
+      this.rowOfKey.set(key, row);
+    }
+    this.pairRow.push(row);
+    this.pairId.push(id);
+  }
+
+  /** Packs the pairs; after this the rows are read-only. */
+  finish(): this {
+    this.rows ??= buildCsr(this.rowOfKey.size, this.pairRow, this.pairId);
+    return this;
+  }
+
+  /** The ids added under `key`, in the order added (empty when none). */
+  get(key: string): Uint32Array {
+    const row = this.rowOfKey.get(key);
+    if (row === undefined || !this.rows) return NO_IDS;
+    return this.rows.values.subarray(this.rows.start[row]!, this.rows.start[row + 1]!);
+  }
+}

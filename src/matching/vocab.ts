@@ -1,4 +1,4 @@
-import { buildCsr, type Csr, GrowableU32 } from "./growable";
+import { buildCsr, type Csr, GrowableU32, KeyedRows } from "./growable";
 import { phoneticKeys } from "./phonetic";
 import { looseForm, skeleton } from "./similarity";
 
@@ -20,11 +20,13 @@ export interface Vocabulary {
   readonly gramCount: Uint8Array;
   /** Length of each token (capped at 255), read where touching the string would cost a cache miss. */
   readonly lengths: Uint8Array;
-  readonly phonetic: ReadonlyMap<string, readonly number[]>;
-  readonly skeletons: ReadonlyMap<string, readonly number[]>;
+  /** Tokens by phonetic key. */
+  readonly phonetic: KeyedRows;
+  /** Tokens by consonant skeleton (transliterations across scripts). */
+  readonly skeletons: KeyedRows;
   /** Transliteration-folded spelling per token, and tokens by folded spelling. */
   readonly loose: readonly string[];
-  readonly looseIds: ReadonlyMap<string, readonly number[]>;
+  readonly looseIds: KeyedRows;
   /** Token → names containing it (including joined spellings used only for retrieval), lightest names first (postings-order.ts). */
   readonly postings: Csr;
   readonly maxIdf: number;
@@ -64,12 +66,6 @@ export interface VocabularyInput {
   postingName: GrowableU32;
 }
 
-function addToKeyMap(map: Map<string, number[]>, key: string, id: number): void {
-  const list = map.get(key);
-  if (list) list.push(id);
-  else map.set(key, [id]);
-}
-
 export function buildVocabulary(input: VocabularyInput): Vocabulary {
   const size = input.strings.length;
   const idf = new Float32Array(size);
@@ -79,10 +75,10 @@ export function buildVocabulary(input: VocabularyInput): Vocabulary {
   const lengths = new Uint8Array(size);
   const gramRow = new GrowableU32(size * 8);
   const gramToken = new GrowableU32(size * 8);
-  const phonetic = new Map<string, number[]>();
-  const skeletons = new Map<string, number[]>();
+  const phonetic = new KeyedRows();
+  const skeletons = new KeyedRows();
   const loose: string[] = new Array(size);
-  const looseIds = new Map<string, number[]>();
+  const looseIds = new KeyedRows();
   for (let t = 0; t < size; t++) {
     const token = input.strings[t]!;
     const codes = trigramCodes(token);
@@ -92,11 +88,11 @@ export function buildVocabulary(input: VocabularyInput): Vocabulary {
       gramRow.push(code);
       gramToken.push(t);
     }
-    for (const key of phoneticKeys(token)) addToKeyMap(phonetic, key, t);
+    for (const key of phoneticKeys(token)) phonetic.add(key, t);
     const skel = skeleton(token);
-    if (skel.length > 0) addToKeyMap(skeletons, skel, t);
+    if (skel.length > 0) skeletons.add(skel, t);
     loose[t] = looseForm(token);
-    addToKeyMap(looseIds, loose[t]!, t);
+    looseIds.add(loose[t]!, t);
   }
   return {
     size,
@@ -107,10 +103,10 @@ export function buildVocabulary(input: VocabularyInput): Vocabulary {
     grams: buildCsr(GRAM_SPACE, gramRow, gramToken),
     gramCount,
     lengths,
-    phonetic,
-    skeletons,
+    phonetic: phonetic.finish(),
+    skeletons: skeletons.finish(),
     loose,
-    looseIds,
+    looseIds: looseIds.finish(),
     postings: buildCsr(size, input.postingToken, input.postingName),
     maxIdf: Math.log(n + 1) + 1,
   };
