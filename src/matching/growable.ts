@@ -43,14 +43,13 @@ export function buildCsr(rows: number, rowOf: GrowableU32, valueAt: GrowableU32)
   return { start, values };
 }
 
-
 const NO_IDS = new Uint32Array(0);
 
 /**
  * Ids grouped by a string key, stored as one CSR. A Map<string, number[]> holds an array per key:
- * for the real lists' 38,789-token vocabulary its three key maps held some 66,000 arrays, about a
- * fifth of the server's heap objects, and every full collection traces them all (see
- * docs/benchmarks.md). Here a key costs a Map entry and a row number; ids keep their insertion order.
+ * for the real lists' 38,789-token vocabulary its three key maps held some 61,000 arrays, more than a
+ * third of the objects the loaded lists left on the heap, and every full collection traces whatever
+ * is live (see docs/benchmarks.md). Here a key costs a Map entry and a row number; ids keep their insertion order.
  */
 export class KeyedRows {
   private readonly rowOfKey = new Map<string, number>();
@@ -77,8 +76,9 @@ export class KeyedRows {
 
   /** The ids added under `key`, in the order added (empty when none). */
   get(key: string): Uint32Array {
+    if (!this.rows) throw new Error("KeyedRows is read before finish()");
     const row = this.rowOfKey.get(key);
-    if (row === undefined || !this.rows) return NO_IDS;
+    if (row === undefined) return NO_IDS;
     return this.rows.values.subarray(this.rows.start[row]!, this.rows.start[row + 1]!);
   }
 }

@@ -23,8 +23,11 @@ describe("KeyedRows", () => {
     expect(rows.get("k1500").every((id) => id % 3_000 === 1_500)).toBe(true);
   });
 
-  test("refuses additions once finished, so a reader never sees half-packed rows", () => {
-    const rows = new KeyedRows().finish();
+  test("refuses additions once finished and reads before, so a reader never sees half-packed rows", () => {
+    const unfinished = new KeyedRows();
+    unfinished.add("early", 1);
+    expect(() => unfinished.get("early")).toThrow(/before finish/);
+    const rows = unfinished.finish();
     expect(() => rows.add("late", 1)).toThrow(/already finished/);
   });
 });
