@@ -53,24 +53,27 @@ const NO_IDS = new Uint32Array(0);
  */
 export class KeyedRows {
   private readonly rowOfKey = new Map<string, number>();
-  private readonly pairRow = new GrowableU32(1 << 12);
-  private readonly pairId = new GrowableU32(1 << 12);
+  /** The (row, id) pairs added so far; dropped by finish(), so the index does not keep its build buffers. */
+  private pairs: { row: GrowableU32; id: GrowableU32 } | null = { row: new GrowableU32(1 << 12), id: new GrowableU32(1 << 12) };
   private rows: Csr | null = null;
 
   add(key: string, id: number): void {
-    if (this.rows) throw new Error("KeyedRows is already finished");
+    if (!this.pairs) throw new Error("KeyedRows is already finished");
     let row = this.rowOfKey.get(key);
     if (row === undefined) {
       row = this.rowOfKey.size;
       this.rowOfKey.set(key, row);
     }
-    this.pairRow.push(row);
-    this.pairId.push(id);
+    this.pairs.row.push(row);
+    this.pairs.id.push(id);
   }
 
   /** Packs the pairs; after this the rows are read-only. */
   finish(): this {
-    this.rows ??= buildCsr(this.rowOfKey.size, this.pairRow, this.pairId);
+    if (this.pairs) {
+      this.rows = buildCsr(this.rowOfKey.size, this.pairs.row, this.pairs.id);
+      this.pairs = null;
+    }
     return this;
   }
 

@@ -47,20 +47,14 @@ export function startCheckpointer(db: Db, log: Logger, options: { workerUrl?: st
   if (db.path === ":memory:") return null;
   let stopping = false;
   let settled = false;
-  let resolveStarted: (started: boolean) => void = () => {};
-  const started = new Promise<boolean>((resolve) => {
-    resolveStarted = resolve;
-  });
+  const { promise: started, resolve: resolveStarted } = Promise.withResolvers<boolean>();
   const settle = (ok: boolean) => {
     if (settled) return;
     settled = true;
     if (ok) log.info({ intervalMs: CHECKPOINT_INTERVAL_MS }, "WAL checkpoints run on a worker thread");
     resolveStarted(ok);
   };
-  let resolveClosed: () => void = () => {};
-  const closed = new Promise<void>((resolve) => {
-    resolveClosed = resolve;
-  });
+  const { promise: closed, resolve: resolveClosed } = Promise.withResolvers<void>();
 
   // Off before the worker starts, so no automatic checkpoint runs on the event loop meanwhile; the
   // connection's own setting comes back when the worker stops or fails.
