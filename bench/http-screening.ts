@@ -1,7 +1,8 @@
 /**
- * HTTP screening benchmark: the real server (every `aml serve` extension) over a data folder holding
- * every real list from /work/shared/watchlists, loaded by a SEPARATE client process so the load
- * generator's CPU is not the server's, with the tenant's webhook receiver in a third process.
+ * HTTP screening benchmark: the real server, `aml serve` in a process of its own as the appliance runs,
+ * over a data folder holding every real list from /work/shared/watchlists; loaded by a SEPARATE client
+ * process so the load generator's CPU is not the server's, with the tenant's webhook receiver in a
+ * third process. This process imports the lists and creates the tenant before the server starts.
  *
  * Phases, all single screens from BENCH_CLIENTS (16) concurrent connections, then one bulk request:
  *   0. warm-up, closed loop, 3 s (not reported);
@@ -21,10 +22,9 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { serverExtensions } from "../src/cli/extensions";
+import { openContext } from "../src/bootstrap";
 import { loadConfig } from "../src/config";
 import { createLogger } from "../src/lib/logger";
-import { startServer } from "../src/server";
 import { openDb } from "../src/storage/db";
 import { createTenant } from "../src/tenants/create";
 import { importListFiles, type ListFile } from "../src/watchlists/import";
@@ -85,8 +85,7 @@ function filesOf(dir: string, accept: (name: string) => boolean): ListFile[] {
 }
 
 /** Names to send: listed persons (hits, some with their surname first) mixed with names that match nothing. */
-function benchNames(entities: ReadonlyArray<{ entityType: string; primaryName: string }>): string[] {
-  const listed = entities.filter((e) => e.entityType === "person").map((e) => e.primaryName);
+function benchNames(listed: readonly string[]): string[] {
   const step = Math.max(1, Math.floor(listed.length / 300));
   const hits = listed.filter((_, i) => i % step === 0).slice(0, 300);
   const given = ["Anna", "Lukas", "Maria", "Jonas", "Sofia", "Pedro", "Chen", "Amira", "Oliver", "Yuki", "Fatima", "Mateo"];
@@ -156,6 +155,38 @@ async function startReceiver(): Promise<{ port: number; stop: () => void }> {
   return { port: Number(text.trim()), stop: () => child.kill() };
 }
 
+/** The server under test: `aml serve` in a process of its own, as the appliance runs, on the bench's data folder. */
+async function startServerProcess(dataDir: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = Bun.spawn(
+    [process.execPath, "run", join(import.meta.dir, "../src/main.ts"), "--data-dir", dataDir, "serve", "--host", "127.0.0.1", "--port", "0", "--log-level", "silent"],
+    { stdout: "ignore", stderr: "pipe", env: { ...process.env, AML_WEBHOOK_ALLOW_PRIVATE: "127.0.0.1" } },
+  );
+  const reader = child.stderr.getReader();
+  let text = "";
+  let url: string | undefined;
+  while (url === undefined) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`aml serve exited before listening:\n${text}`);
+    text += new TextDecoder().decode(value);
+    url = /aml listening on (\S+)/.exec(text)?.[1];
+  }
+  // Keep draining its stderr so a full pipe never blocks the server; it is silent unless something fails.
+  void (async () => {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      process.stderr.write(value);
+    }
+  })();
+  return {
+    url,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await child.exited;
+    },
+  };
+}
+
 export async function runHttpScreeningBench(options: { seconds?: number; openSeconds?: number; clients?: number } = {}): Promise<HttpBenchResult> {
   const seconds = options.seconds ?? Number(process.env.BENCH_SECONDS ?? 30);
   const openSeconds = options.openSeconds ?? Number(process.env.BENCH_OPEN_SECONDS ?? Math.min(20, seconds));
@@ -167,32 +198,30 @@ export async function runHttpScreeningBench(options: { seconds?: number; openSec
   const hook = !process.env.BENCH_NO_HOOK;
   const before = loadavg();
   const dataDir = mkdtempSync(join(tmpdir(), "aml-bench-http-"));
+  const receiver = hook ? await startReceiver() : null;
   try {
-    const db = openDb(dataDir);
+    // Only what the client needs is kept from the parse: the server is another process, and a bench
+    // that ran it in this one made it carry every parsed entity (about 90 MB of heap the appliance
+    // never holds), which doubled its young collections' pauses (docs/benchmarks.md).
     const loadStarted = performance.now();
-    let entities: Array<{ entityType: string; primaryName: string }> = [];
+    const persons: string[] = [];
+    let entities = 0;
+    const config = loadConfig({ env: {}, flags: { dataDir, webhooks: { allowPrivateNetworks: ["127.0.0.1"] } } });
+    const ctx = openContext(config, { log: createLogger("silent") });
+    let apiKey: string;
     try {
       for (const source of SOURCES) {
-        await importListFiles(db, filesOf(join(ROOT, source.dir), source.accept), { actor: { type: "system", id: "bench" } }, {
+        await importListFiles(ctx.db, filesOf(join(ROOT, source.dir), source.accept), { actor: { type: "system", id: "bench" } }, {
           onParsed: (lists) => {
-            for (const list of lists) entities = entities.concat(list.entities as Array<{ entityType: string; primaryName: string }>);
+            for (const list of lists) {
+              entities += list.entities.length;
+              for (const entity of list.entities) if (entity.entityType === "person") persons.push(entity.primaryName);
+            }
           },
         });
       }
-    } finally {
-      db.close();
-    }
-    const loadMs = performance.now() - loadStarted;
-
-    const receiver = hook ? await startReceiver() : null;
-    const config = loadConfig({
-      env: {},
-      flags: { dataDir, host: "127.0.0.1", port: 0, logLevel: "silent", webhooks: { allowPrivateNetworks: ["127.0.0.1"] } },
-    });
-    const server = await startServer(config, { log: createLogger("silent"), bearer: null, extensions: await serverExtensions(config) });
-    try {
-      const tenant = createTenant(
-        server.ctx,
+      ({ apiKey } = createTenant(
+        ctx,
         {
           name: "Bench Bank",
           slug: `bench-${process.pid}`,
@@ -202,34 +231,44 @@ export async function runHttpScreeningBench(options: { seconds?: number; openSec
           ...(receiver ? { webhookUrl: `http://127.0.0.1:${receiver.port}/hook` } : {}),
         },
         { actor: { type: "system", id: "bench" } },
-      );
+      ));
+    } finally {
+      ctx.db.close();
+    }
+    const loadMs = performance.now() - loadStarted;
+
+    const server = await startServerProcess(dataDir);
+    try {
       const planFile = join(dataDir, "plan.json");
-      const plan: ClientPlan = { url: server.url, key: tenant.apiKey, names: benchNames(entities), seconds, openSeconds, clients, extraRates };
+      const plan: ClientPlan = { url: server.url, key: apiKey, names: benchNames(persons), seconds, openSeconds, clients, extraRates };
       writeFileSync(planFile, JSON.stringify(plan));
       const child = Bun.spawn([process.execPath, "run", import.meta.path, "--client", planFile], { stdout: "pipe", stderr: "inherit" });
       const [out, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
       if (code !== 0) throw new Error(`bench client exited with ${code}`);
       const report = JSON.parse(out) as ClientReport;
       await Bun.sleep(hook ? 2_000 : 0); // the bulk's 1,000 events
-      const outbox = server.ctx.db.sqlite
+      return { ...report, entities, loadMs, clients, webhooks: { enabled: hook, ...outboxCounts(dataDir) }, loadAverage: { before, after: loadavg() } };
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    receiver?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function outboxCounts(dataDir: string): { delivered: number; other: number } {
+  const db = openDb(dataDir);
+  try {
+    return (
+      db.sqlite
         .query<{ delivered: number; other: number }, []>(
           "SELECT coalesce(sum(status = 'delivered'), 0) AS delivered, coalesce(sum(status <> 'delivered'), 0) AS other FROM webhook_outbox",
         )
-        .get() ?? { delivered: 0, other: 0 };
-      return {
-        ...report,
-        entities: entities.length,
-        loadMs,
-        clients,
-        webhooks: { enabled: hook, ...outbox },
-        loadAverage: { before, after: loadavg() },
-      };
-    } finally {
-      await server.stop();
-      receiver?.stop();
-    }
+        .get() ?? { delivered: 0, other: 0 }
+    );
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    db.close();
   }
 }
 
