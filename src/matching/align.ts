@@ -48,11 +48,17 @@ export function candidateName(index: MatchIndex, nameId: number): CandidateName 
 
 /** Similarity of a query token and a vocabulary token: expansion if known, else computed and cached. */
 function pairSim(index: MatchIndex, q: QueryToken, v: number): Expansion | null {
-  const known = q.sims.get(v);
+  let sims = q.sims;
+  if (sims === null) {
+    sims = new Map();
+    for (const e of q.expansions) sims.set(e.token, e);
+    q.sims = sims;
+  }
+  const known = sims.get(v);
   if (known !== undefined) return known;
   const c = compareTokens(q.form, vocabForm(index, v));
   const result = c.sim > 0 ? { token: v, sim: c.sim, kind: c.kind } : null;
-  q.sims.set(v, result);
+  sims.set(v, result);
   return result;
 }
 

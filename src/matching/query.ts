@@ -10,8 +10,13 @@ export interface QueryToken {
   readonly flags: number;
   readonly weight: number;
   readonly expansions: readonly Expansion[];
-  /** Vocabulary token → similarity (expansions, then direct comparisons made during scoring). */
-  readonly sims: Map<number, Expansion | null>;
+  /**
+   * Vocabulary token → similarity (expansions, then direct comparisons made during scoring), built
+   * by the first comparison: most query tokens are never scored (a name that matches nothing has no
+   * candidates), and filling the map up front from up to 48 expansions was most of what planning a
+   * query allocated.
+   */
+  sims: Map<number, Expansion | null> | null;
 }
 
 /** Two adjacent query tokens written as one ("al qaida" → "alqaida"); covers tokens start, start+1. */
@@ -50,10 +55,8 @@ function cachedExpansions(index: MatchIndex, text: string, abjad: boolean, optio
 
 function makeToken(index: MatchIndex, text: string, flags: number, options: ExpandOptions, joined = false): QueryToken {
   const expansions = cachedExpansions(index, text, (flags & TOKEN_ABJAD) !== 0, options, joined);
-  const sims = new Map<number, Expansion | null>();
-  for (const e of expansions) sims.set(e.token, e);
   const weight = tokenWeight(queryTokenWeight(index, expansions), flags, text.length);
-  return { text, form: queryForm(text, (flags & TOKEN_ABJAD) !== 0), flags, weight, expansions, sims };
+  return { text, form: queryForm(text, (flags & TOKEN_ABJAD) !== 0), flags, weight, expansions, sims: null };
 }
 
 export function planQuery(index: MatchIndex, raw: string, options: ExpandOptions): QueryPlan {
