@@ -142,17 +142,28 @@ function runReceiver(): void {
   process.stdout.write(`${receiver.port}\n`);
 }
 
+/**
+ * Reads a child's output until `pattern` matches what it has written so far; the match's first group.
+ * The reader stays locked: the caller releases it or keeps draining it.
+ */
+async function readUntil(reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> }, pattern: RegExp, what: string): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`${what} exited before listening:\n${text}`);
+    text += decoder.decode(value, { stream: true });
+    const found = pattern.exec(text)?.[1];
+    if (found !== undefined) return found;
+  }
+}
+
 async function startReceiver(): Promise<{ port: number; stop: () => void }> {
   const child = Bun.spawn([process.execPath, "run", import.meta.path, "--receiver"], { stdout: "pipe", stderr: "inherit" });
   const reader = child.stdout.getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error("webhook receiver exited before listening");
-    text += new TextDecoder().decode(value);
-  }
+  const port = Number(await readUntil(reader, /^(\d+)\n/, "webhook receiver"));
   reader.releaseLock();
-  return { port: Number(text.trim()), stop: () => child.kill() };
+  return { port, stop: () => child.kill() };
 }
 
 /** The server under test: `aml serve` in a process of its own, as the appliance runs, on the bench's data folder. */
@@ -162,14 +173,7 @@ async function startServerProcess(dataDir: string): Promise<{ url: string; stop:
     { stdout: "ignore", stderr: "pipe", env: { ...process.env, AML_WEBHOOK_ALLOW_PRIVATE: "127.0.0.1" } },
   );
   const reader = child.stderr.getReader();
-  let text = "";
-  let url: string | undefined;
-  while (url === undefined) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`aml serve exited before listening:\n${text}`);
-    text += new TextDecoder().decode(value);
-    url = /aml listening on (\S+)/.exec(text)?.[1];
-  }
+  const url = await readUntil(reader, /aml listening on (\S+)/, "aml serve");
   // Keep draining its stderr so a full pipe never blocks the server; it is silent unless something fails.
   void (async () => {
     for (;;) {
