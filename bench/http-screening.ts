@@ -29,6 +29,7 @@ import { openDb } from "../src/storage/db";
 import { createTenant } from "../src/tenants/create";
 import { importListFiles, type ListFile } from "../src/watchlists/import";
 import { closedLoop, openLoop, type PhaseResult, type Send } from "./lib/load-gen";
+import { type PhaseCpu, phaseCpu, sampleCpu } from "./lib/process-cpu";
 
 const ROOT = "/work/shared/watchlists";
 const TARGETS = { p50Ms: 5, p99Ms: 25, bulkMs: 2_000 };
@@ -48,6 +49,8 @@ const SOURCES: Array<{ dir: string; accept: (name: string) => boolean }> = [
 
 interface ClientPlan {
   url: string;
+  /** The server process, whose CPU time each phase reads from /proc. */
+  serverPid: number;
   key: string;
   names: string[];
   seconds: number;
@@ -57,9 +60,12 @@ interface ClientPlan {
   clients: number;
 }
 
+/** A phase with what it cost the server's CPU (null where /proc cannot be read). */
+type MeasuredPhase = PhaseResult & { serverCpu: PhaseCpu | null };
+
 interface ClientReport {
   capacity: number;
-  phases: PhaseResult[];
+  phases: MeasuredPhase[];
   bulkMs: number;
   bulkScreened: number;
   bulkErrors: number;
@@ -106,11 +112,17 @@ async function runClients(plan: ClientPlan): Promise<ClientReport> {
   };
   const pause = () => Bun.sleep(1_000); // lets the webhook backlog of a phase drain before the next one starts
 
+  const measured = async (run: () => Promise<PhaseResult>): Promise<MeasuredPhase> => {
+    const before = sampleCpu(plan.serverPid);
+    const phase = await run();
+    return { ...phase, serverCpu: phaseCpu(before, sampleCpu(plan.serverPid), phase.seconds * 1000, phase.requests) };
+  };
+
   await closedLoop("warm-up", send, plan.clients, WARM_UP_SECONDS);
   await pause();
-  const closed = await closedLoop("closed loop (saturation)", send, plan.clients, plan.seconds);
+  const closed = await measured(() => closedLoop("closed loop (saturation)", send, plan.clients, plan.seconds));
   const capacity = closed.throughput;
-  const phases: PhaseResult[] = [closed];
+  const phases: MeasuredPhase[] = [closed];
   const rates = [
     { label: `open loop, fixed ${FIXED_RATE}/s`, rate: FIXED_RATE },
     ...CAPACITY_FRACTIONS.map((f) => ({ label: `open loop, ${Math.round(f * 100)}% of capacity`, rate: Math.max(1, Math.round(f * capacity)) })),
@@ -118,7 +130,7 @@ async function runClients(plan: ClientPlan): Promise<ClientReport> {
   ];
   for (const { label, rate } of rates) {
     await pause();
-    phases.push(await openLoop(label, send, plan.clients, rate, plan.openSeconds));
+    phases.push(await measured(() => openLoop(label, send, plan.clients, rate, plan.openSeconds)));
   }
 
   await pause();
@@ -167,7 +179,7 @@ async function startReceiver(): Promise<{ port: number; stop: () => void }> {
 }
 
 /** The server under test: `aml serve` in a process of its own, as the appliance runs, on the bench's data folder. */
-async function startServerProcess(dataDir: string): Promise<{ url: string; stop: () => Promise<void> }> {
+async function startServerProcess(dataDir: string): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const child = Bun.spawn(
     [process.execPath, "run", join(import.meta.dir, "../src/main.ts"), "--data-dir", dataDir, "serve", "--host", "127.0.0.1", "--port", "0", "--log-level", "silent"],
     { stdout: "ignore", stderr: "pipe", env: { ...process.env, AML_WEBHOOK_ALLOW_PRIVATE: "127.0.0.1" } },
@@ -184,6 +196,7 @@ async function startServerProcess(dataDir: string): Promise<{ url: string; stop:
   })();
   return {
     url,
+    pid: child.pid,
     stop: async () => {
       child.kill("SIGTERM");
       await child.exited;
@@ -244,7 +257,7 @@ export async function runHttpScreeningBench(options: { seconds?: number; openSec
     const server = await startServerProcess(dataDir);
     try {
       const planFile = join(dataDir, "plan.json");
-      const plan: ClientPlan = { url: server.url, key: apiKey, names: benchNames(persons), seconds, openSeconds, clients, extraRates };
+      const plan: ClientPlan = { url: server.url, serverPid: server.pid, key: apiKey, names: benchNames(persons), seconds, openSeconds, clients, extraRates };
       writeFileSync(planFile, JSON.stringify(plan));
       const child = Bun.spawn([process.execPath, "run", import.meta.path, "--client", planFile], { stdout: "pipe", stderr: "inherit" });
       const [out, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
@@ -280,21 +293,29 @@ export function printHttpScreeningBench(r: HttpBenchResult): void {
   const ms = (v: number) => `${v.toFixed(2)} ms`.padStart(10);
   const verdict = (ok: boolean) => (ok ? "meets target" : "MISSES target");
   const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(" ");
+  const cpu = (c: PhaseCpu | null) =>
+    c
+      ? `${`${(c.mainThreadBusy * 100).toFixed(0)}%`.padStart(9)} ${c.mainThreadMsPerRequest.toFixed(3).padStart(7)} ${c.processCores.toFixed(2).padStart(6)}`
+      : `${"-".padStart(9)} ${"-".padStart(7)} ${"-".padStart(6)}`;
   console.log(`HTTP screening bench — ${r.entities.toLocaleString("en")} real entities (lists imported in ${(r.loadMs / 1000).toFixed(1)} s)`);
   console.log(`  load average before ${load(r.loadAverage.before)}, after ${load(r.loadAverage.after)} (the bench itself keeps about 2 busy)`);
   console.log(`  single screens from ${r.clients} concurrent connections in a separate process; webhook receiver ${r.webhooks.enabled ? "in a third process" : "off (BENCH_NO_HOOK)"}`);
   console.log("");
-  console.log(`  ${"phase".padEnd(34)} ${"offered".padStart(9)} ${"req/s".padStart(7)} ${"p50".padStart(10)} ${"p90".padStart(10)} ${"p99".padStart(10)} ${"max".padStart(10)} ${"errors".padStart(7)}`);
+  console.log(
+    `  ${"phase".padEnd(34)} ${"offered".padStart(9)} ${"req/s".padStart(7)} ${"p50".padStart(10)} ${"p90".padStart(10)} ${"p99".padStart(10)} ${"max".padStart(10)} ${"errors".padStart(7)} ${"main busy".padStart(9)} ${"ms/req".padStart(7)} ${"cores".padStart(6)}`,
+  );
   for (const p of r.phases) {
     const offered = p.targetRate === null ? "max" : `${p.targetRate}/s`;
     const judged = p.targetRate !== null && p.targetRate === Math.max(1, Math.round(JUDGED_FRACTION * r.capacity));
     console.log(
-      `  ${(judged ? `${p.label} *` : p.label).padEnd(34)} ${offered.padStart(9)} ${p.throughput.toFixed(0).padStart(7)} ${ms(p.p50)} ${ms(p.p90)} ${ms(p.p99)} ${ms(p.max)} ${String(p.errors).padStart(7)}`,
+      `  ${(judged ? `${p.label} *` : p.label).padEnd(34)} ${offered.padStart(9)} ${p.throughput.toFixed(0).padStart(7)} ${ms(p.p50)} ${ms(p.p90)} ${ms(p.p99)} ${ms(p.max)} ${String(p.errors).padStart(7)} ${cpu(p.serverCpu)}`,
     );
   }
   console.log("");
   console.log(`  capacity (closed loop): ${r.capacity.toFixed(0)} requests/s. Closed-loop latency is ${r.clients} / throughput by Little's law`);
   console.log(`  (${((r.clients / r.capacity) * 1000).toFixed(1)} ms here), a property of the generator, so the targets are not judged on it.`);
+  console.log("  server CPU per phase (from /proc): 'main busy' is the share of the phase the main thread, which runs every request's");
+  console.log("  JavaScript, was on a CPU; 'ms/req' is its CPU per request; 'cores' is the whole server process, every thread.");
   const judged = r.phases.find((p) => p.targetRate === Math.max(1, Math.round(JUDGED_FRACTION * r.capacity)));
   if (judged) {
     console.log(`  targets judged on * (open loop at ${Math.round(JUDGED_FRACTION * 100)}% of capacity, ${judged.targetRate}/s, latency timed from each request's due time):`);

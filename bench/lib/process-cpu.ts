@@ -1,0 +1,51 @@
+import { readFileSync } from "node:fs";
+
+/**
+ * CPU time of another process, from Linux's /proc: the whole process (every thread) and its main
+ * thread alone. The server's main thread runs every request's JavaScript, so its busy share during
+ * a phase is the utilisation that queueing latency depends on; the process total adds the threads
+ * that work beside it (WAL checkpoints, the HTTP client's sockets, the JIT, the collector's helpers).
+ */
+export interface CpuSample {
+  processMs: number;
+  mainThreadMs: number;
+}
+
+/** What a phase cost the server: busy shares of one core, and main-thread milliseconds per request. */
+export interface PhaseCpu {
+  /** Main thread's busy share of the phase's wall time, 0-1. */
+  mainThreadBusy: number;
+  /** Whole process, in cores (can pass 1). */
+  processCores: number;
+  /** Main-thread CPU per completed request, ms. */
+  mainThreadMsPerRequest: number;
+}
+
+/** Linux reports these times in clock ticks of USER_HZ, which is 100 on every Linux ABI Bun runs on. */
+const TICK_MS = 10;
+
+/** utime + stime (fields 14 and 15) of a /proc stat line, in ms; the command name may contain spaces, so count from its ')'. */
+function statMs(path: string): number {
+  const text = readFileSync(path, "utf8");
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+/** null where /proc is missing (not Linux) or the process is gone: the bench then prints no CPU columns. */
+export function sampleCpu(pid: number): CpuSample | null {
+  try {
+    return { processMs: statMs(`/proc/${pid}/stat`), mainThreadMs: statMs(`/proc/${pid}/task/${pid}/stat`) };
+  } catch {
+    return null;
+  }
+}
+
+export function phaseCpu(before: CpuSample | null, after: CpuSample | null, wallMs: number, requests: number): PhaseCpu | null {
+  if (!before || !after || wallMs <= 0) return null;
+  const main = after.mainThreadMs - before.mainThreadMs;
+  return {
+    mainThreadBusy: main / wallMs,
+    processCores: (after.processMs - before.processMs) / wallMs,
+    mainThreadMsPerRequest: requests > 0 ? main / requests : Number.NaN,
+  };
+}
