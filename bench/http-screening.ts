@@ -293,16 +293,21 @@ export function printHttpScreeningBench(r: HttpBenchResult): void {
   const ms = (v: number) => `${v.toFixed(2)} ms`.padStart(10);
   const verdict = (ok: boolean) => (ok ? "meets target" : "MISSES target");
   const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(" ");
+  // The three CPU columns: heading, then width, shared by the header and every row.
+  const cpuColumns = [
+    ["main busy", 9],
+    ["ms/req", 7],
+    ["cores", 6],
+  ] as const;
+  const cpuCells = (cells: readonly string[]) => cells.map((cell, i) => cell.padStart(cpuColumns[i]![1])).join(" ");
   const cpu = (c: PhaseCpu | null) =>
-    c
-      ? `${`${(c.mainThreadBusy * 100).toFixed(0)}%`.padStart(9)} ${c.mainThreadMsPerRequest.toFixed(3).padStart(7)} ${c.processCores.toFixed(2).padStart(6)}`
-      : `${"-".padStart(9)} ${"-".padStart(7)} ${"-".padStart(6)}`;
+    cpuCells(c ? [`${(c.mainThreadBusy * 100).toFixed(0)}%`, c.mainThreadMsPerRequest.toFixed(3), c.processCores.toFixed(2)] : ["-", "-", "-"]);
   console.log(`HTTP screening bench — ${r.entities.toLocaleString("en")} real entities (lists imported in ${(r.loadMs / 1000).toFixed(1)} s)`);
   console.log(`  load average before ${load(r.loadAverage.before)}, after ${load(r.loadAverage.after)} (the bench itself keeps about 2 busy)`);
   console.log(`  single screens from ${r.clients} concurrent connections in a separate process; webhook receiver ${r.webhooks.enabled ? "in a third process" : "off (BENCH_NO_HOOK)"}`);
   console.log("");
   console.log(
-    `  ${"phase".padEnd(34)} ${"offered".padStart(9)} ${"req/s".padStart(7)} ${"p50".padStart(10)} ${"p90".padStart(10)} ${"p99".padStart(10)} ${"max".padStart(10)} ${"errors".padStart(7)} ${"main busy".padStart(9)} ${"ms/req".padStart(7)} ${"cores".padStart(6)}`,
+    `  ${"phase".padEnd(34)} ${"offered".padStart(9)} ${"req/s".padStart(7)} ${"p50".padStart(10)} ${"p90".padStart(10)} ${"p99".padStart(10)} ${"max".padStart(10)} ${"errors".padStart(7)} ${cpuCells(cpuColumns.map(([heading]) => heading))}`,
   );
   for (const p of r.phases) {
     const offered = p.targetRate === null ? "max" : `${p.targetRate}/s`;
