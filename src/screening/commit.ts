@@ -1,9 +1,10 @@
 import { appendAudit } from "@/audit/append";
-import type { AppContext, CallMeta } from "@/context";
+import type { CallMeta } from "@/context";
 import { writeTx } from "@/storage/db";
 import { groupCommit } from "@/storage/group-commit";
 import { chargeScreens } from "@/usage/quota";
 import { enqueueWebhook } from "@/webhooks/enqueue";
+import type { OutboxRow } from "@/webhooks/outbox-rows";
 import { webhookPayloadFromOutcome } from "@/webhooks/payload";
 import { findReplay, type IdempotencyClaim, rememberKey } from "./idempotency";
 import { insertScreening } from "./store";
@@ -18,10 +19,10 @@ export interface CommitOptions {
   idempotency?: IdempotencyClaim | null;
 }
 
-/** `queued`: webhook events put in the outbox (0 when the tenant has no webhook URL). */
+/** `events`: the webhook events put in the outbox (none when the tenant has no webhook URL), for deps.outbox.committed. */
 export type CommitResult =
-  | { replayed: false; records: ScreeningRecord[]; queued: number }
-  | { replayed: true; records: [ScreeningRecord]; queued: 0 };
+  | { replayed: false; records: ScreeningRecord[]; events: OutboxRow[] }
+  | { replayed: true; records: [ScreeningRecord]; events: [] };
 
 /**
  * Stores finished screenings in ONE write transaction: per record the screening row, its case row,
@@ -29,19 +30,20 @@ export type CommitResult =
  * The quota and the idempotency key are checked here, under the write lock, which makes them
  * authoritative: concurrent requests cannot pass the cap or both claim one key.
  */
-export function commitScreenings(ctx: AppContext, tenantId: string, records: ScreeningRecord[], meta: CallMeta, options: CommitOptions): CommitResult {
-  const now = ctx.clock.now();
-  return writeTx(ctx.db, (): CommitResult => {
+export function commitScreenings(deps: ScreeningDeps, tenantId: string, records: ScreeningRecord[], meta: CallMeta, options: CommitOptions): CommitResult {
+  const now = deps.clock.now();
+  return writeTx(deps.db, (): CommitResult => {
     const claim = options.idempotency ?? null;
     if (claim) {
-      const original = findReplay(ctx.db, tenantId, claim, now);
-      if (original) return { replayed: true, records: [original], queued: 0 };
+      const original = findReplay(deps.db, tenantId, claim, now);
+      if (original) return { replayed: true, records: [original], events: [] };
     }
-    if (options.charge && records.length > 0) chargeScreens(ctx.db, tenantId, records.length, now);
-    let queued = 0;
+    if (options.charge && records.length > 0) chargeScreens(deps.db, tenantId, records.length, now);
+    const lease = deps.outbox.lease(now);
+    const events: OutboxRow[] = [];
     for (const record of records) {
-      insertScreening(ctx.db, tenantId, record, options.charge);
-      appendAudit(ctx.db, {
+      insertScreening(deps.db, tenantId, record, options.charge);
+      appendAudit(deps.db, {
         chain: tenantId,
         action: "screening.create",
         targetType: "screening",
@@ -51,18 +53,19 @@ export function commitScreenings(ctx: AppContext, tenantId: string, records: Scr
         // No personal data: ids and the outcome only.
         details: { decision: record.decision, origin: record.origin, rescreenOf: record.rescreenOf, snapshotId: record.listVersions.snapshotId },
       });
-      if (enqueueWebhook(ctx.db, { tenantId, event: "screening.completed", payload: completedPayload(record), at: now })) queued++;
+      const event = enqueueWebhook(deps.db, { tenantId, event: "screening.completed", payload: completedPayload(record), at: now }, lease);
+      if (event) events.push(event);
     }
-    if (claim && records[0]) rememberKey(ctx.db, tenantId, claim, records[0].id, now, ctx.config.idempotencyTtlHours);
-    return { replayed: false, records, queued };
+    if (claim && records[0]) rememberKey(deps.db, tenantId, claim, records[0].id, now, deps.config.idempotencyTtlHours);
+    return { replayed: false, records, events };
   });
 }
 
 /**
  * A single screen's commit (check, rescreen): commitScreenings in the connection's next group commit
  * (storage/group-commit.ts), where concurrent single screens share one write transaction, each under
- * its own savepoint. Resolves only after that transaction committed, then wakes the dispatcher if an
- * event was queued (waking it for nothing costs a claim transaction). A failure (quota, reused key)
+ * its own savepoint. Resolves only after that transaction committed, then hands the event to the
+ * dispatcher (a unit rolled back by its savepoint hands over nothing). A failure (quota, reused key)
  * rejects this call alone.
  */
 export async function commitSingleScreen(
@@ -73,7 +76,7 @@ export async function commitSingleScreen(
   idempotency: IdempotencyClaim | null,
 ): Promise<ScreenOutcome> {
   const result = await groupCommit(deps.db).run(() => commitScreenings(deps, tenantId, [record], meta, { charge: true, idempotency }));
-  if (result.queued > 0) deps.announce();
+  deps.outbox.committed(result.events);
   return { record: result.records[0], replayed: result.replayed };
 }
 
