@@ -9,10 +9,10 @@ import { webhookExtension } from "@/webhooks/extension";
 /**
  * The capabilities `aml serve` runs beside the core routes: the watchlists (seeded with the FICTIONAL
  * demo list on a first start, so the appliance screens out of the box), the webhook dispatcher and
- * the screening routes, which hand each commit's webhook events to the dispatcher.
+ * the screening routes, which wake the dispatcher after each commit.
  */
 export async function serverExtensions(_config: Config): Promise<ServerExtension[]> {
   const watchlists = watchlistExtension(startIndex, { demoFiles: demoListFiles });
   const webhooks = webhookExtension();
-  return [watchlists, webhooks, screeningExtension(watchlists, { outbox: webhooks.outbox })];
+  return [watchlists, webhooks, screeningExtension(watchlists, { announce: () => webhooks.wake() })];
 }

@@ -96,7 +96,7 @@ export async function bulkScreen(deps: ScreeningDeps, args: BulkArgs): Promise<B
       }
     }
     const committed = commitScreenings(deps, args.tenantId, screened, args.meta, { charge: true });
-    deps.outbox.committed(committed.events);
+    if (committed.queued > 0) deps.announce();
   }
   return { rows: results, summary: { total: rows.length, screened: screened.length, failed: rows.length - screened.length }, subjects };
 }

@@ -1,10 +1,9 @@
 import { appendAudit } from "@/audit/append";
-import type { CallMeta } from "@/context";
+import type { AppContext, CallMeta } from "@/context";
 import { writeTx } from "@/storage/db";
 import { groupCommit } from "@/storage/group-commit";
 import { chargeScreens } from "@/usage/quota";
 import { enqueueWebhook } from "@/webhooks/enqueue";
-import type { OutboxRow } from "@/webhooks/outbox-rows";
 import { webhookPayloadFromOutcome } from "@/webhooks/payload";
 import { findReplay, type IdempotencyClaim, rememberKey } from "./idempotency";
 import { insertScreening } from "./store";
@@ -19,10 +18,10 @@ export interface CommitOptions {
   idempotency?: IdempotencyClaim | null;
 }
 
-/** `events`: the webhook events put in the outbox (none when the tenant has no webhook URL), for deps.outbox.committed. */
+/** `queued`: webhook events put in the outbox (0 when the tenant has no webhook URL). */
 export type CommitResult =
-  | { replayed: false; records: ScreeningRecord[]; events: OutboxRow[] }
-  | { replayed: true; records: [ScreeningRecord]; events: [] };
+  | { replayed: false; records: ScreeningRecord[]; queued: number }
+  | { replayed: true; records: [ScreeningRecord]; queued: 0 };
 
 /**
  * Stores finished screenings in ONE write transaction: per record the screening row, its case row,
@@ -30,20 +29,19 @@ export type CommitResult =
  * The quota and the idempotency key are checked here, under the write lock, which makes them
  * authoritative: concurrent requests cannot pass the cap or both claim one key.
  */
-export function commitScreenings(deps: ScreeningDeps, tenantId: string, records: ScreeningRecord[], meta: CallMeta, options: CommitOptions): CommitResult {
-  const now = deps.clock.now();
-  return writeTx(deps.db, (): CommitResult => {
+export function commitScreenings(ctx: AppContext, tenantId: string, records: ScreeningRecord[], meta: CallMeta, options: CommitOptions): CommitResult {
+  const now = ctx.clock.now();
+  return writeTx(ctx.db, (): CommitResult => {
     const claim = options.idempotency ?? null;
     if (claim) {
-      const original = findReplay(deps.db, tenantId, claim, now);
-      if (original) return { replayed: true, records: [original], events: [] };
+      const original = findReplay(ctx.db, tenantId, claim, now);
+      if (original) return { replayed: true, records: [original], queued: 0 };
     }
-    if (options.charge && records.length > 0) chargeScreens(deps.db, tenantId, records.length, now);
-    const lease = deps.outbox.lease(now);
-    const events: OutboxRow[] = [];
+    if (options.charge && records.length > 0) chargeScreens(ctx.db, tenantId, records.length, now);
+    let queued = 0;
     for (const record of records) {
-      insertScreening(deps.db, tenantId, record, options.charge);
-      appendAudit(deps.db, {
+      insertScreening(ctx.db, tenantId, record, options.charge);
+      appendAudit(ctx.db, {
         chain: tenantId,
         action: "screening.create",
         targetType: "screening",
@@ -53,19 +51,18 @@ export function commitScreenings(deps: ScreeningDeps, tenantId: string, records:
         // No personal data: ids and the outcome only.
         details: { decision: record.decision, origin: record.origin, rescreenOf: record.rescreenOf, snapshotId: record.listVersions.snapshotId },
       });
-      const event = enqueueWebhook(deps.db, { tenantId, event: "screening.completed", payload: completedPayload(record), at: now }, lease);
-      if (event) events.push(event);
+      if (enqueueWebhook(ctx.db, { tenantId, event: "screening.completed", payload: completedPayload(record), at: now })) queued++;
     }
-    if (claim && records[0]) rememberKey(deps.db, tenantId, claim, records[0].id, now, deps.config.idempotencyTtlHours);
-    return { replayed: false, records, events };
+    if (claim && records[0]) rememberKey(ctx.db, tenantId, claim, records[0].id, now, ctx.config.idempotencyTtlHours);
+    return { replayed: false, records, queued };
   });
 }
 
 /**
  * A single screen's commit (check, rescreen): commitScreenings in the connection's next group commit
  * (storage/group-commit.ts), where concurrent single screens share one write transaction, each under
- * its own savepoint. Resolves only after that transaction committed, then hands the event to the
- * dispatcher (a unit rolled back by its savepoint hands over nothing). A failure (quota, reused key)
+ * its own savepoint. Resolves only after that transaction committed, then wakes the dispatcher if an
+ * event was queued (waking it for nothing costs a claim transaction). A failure (quota, reused key)
  * rejects this call alone.
  */
 export async function commitSingleScreen(
@@ -76,7 +73,7 @@ export async function commitSingleScreen(
   idempotency: IdempotencyClaim | null,
 ): Promise<ScreenOutcome> {
   const result = await groupCommit(deps.db).run(() => commitScreenings(deps, tenantId, [record], meta, { charge: true, idempotency }));
-  deps.outbox.committed(result.events);
+  if (result.queued > 0) deps.announce();
   return { record: result.records[0], replayed: result.replayed };
 }
 

@@ -2,15 +2,14 @@ import type { AppContext } from "@/context";
 import { ServiceError } from "@/errors";
 import type { MatchIndex } from "@/matching/index";
 import type { LoadedLists } from "@/watchlists/runtime";
-import type { OutboxHandoff } from "@/webhooks/handoff";
 import type { ScreeningRecord } from "./types";
 
-/** What the screening verbs need beyond the app context: the serving lists and the route to the webhook dispatcher. */
+/** What the screening verbs need beyond the app context: the serving lists and a dispatcher nudge. */
 export interface ScreeningDeps extends AppContext {
   /** The snapshot being served, or null while none is loaded. */
   lists(): LoadedLists<MatchIndex> | null;
-  /** Leases events for this process's dispatcher and hands them over after the commit (webhooks/handoff.ts). */
-  outbox: OutboxHandoff;
+  /** Called after a commit that queued webhook events, so they go out without waiting for a poll. */
+  announce(): void;
 }
 
 export function requireLists(deps: ScreeningDeps): LoadedLists<MatchIndex> {

@@ -4,12 +4,11 @@ import { profileRoutes } from "@/profiles/routes";
 import type { ServerExtension } from "@/server";
 import type { WatchlistExtension } from "@/watchlists/extension";
 import type { LoadedLists } from "@/watchlists/runtime";
-import { NO_DISPATCHER, type OutboxHandoff } from "@/webhooks/handoff";
 import { screeningRoutes } from "./routes";
 
 export interface ScreeningExtensionOptions {
-  /** The webhook extension's handoff to its dispatcher; without one, events wait 'pending' for a claim. */
-  outbox?: OutboxHandoff;
+  /** Called after a commit queued webhook events (the webhook extension's wake). */
+  announce?: () => void;
 }
 
 /** The screening and risk-profile routes for startServer, reading the lists the watchlist extension serves. */
@@ -22,12 +21,12 @@ export function screeningExtension(watchlists: WatchlistExtension<MatchIndex>, o
       return null;
     }
   };
-  const outbox = options.outbox ?? NO_DISPATCHER;
+  const announce = options.announce ?? (() => undefined);
   return {
     readiness: () => {
       const loaded = lists();
       return { name: "screening", ready: loaded !== null, detail: loaded ? `screening against snapshot ${loaded.snapshot.id}` : "waiting for a watchlist snapshot" };
     },
-    routes: (deps) => new Elysia().use(screeningRoutes(deps, { ...deps, lists, outbox })).use(profileRoutes(deps)),
+    routes: (deps) => new Elysia().use(screeningRoutes(deps, { ...deps, lists, announce })).use(profileRoutes(deps)),
   };
 }

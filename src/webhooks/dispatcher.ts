@@ -6,8 +6,7 @@ import { writeTx } from "@/storage/db";
 import { groupCommit } from "@/storage/group-commit";
 import { WEBHOOK_LOOP } from "./enqueue";
 import type { AttemptRecord, OutboxRow } from "./outbox-rows";
-import type { OutboxHandoff } from "./handoff";
-import { type AttemptResult, claimDue, finishAttempt, reclaimExpired, releaseLease } from "./outbox-store";
+import { type AttemptResult, claimDue, finishAttempt, reclaimExpired } from "./outbox-store";
 import type { RetryPolicy } from "./schedule";
 import { type FetchFn, type Receiver, sendDelivery } from "./send";
 import type { LookupFn } from "./send-target";
@@ -16,24 +15,14 @@ export interface DispatcherOptions {
   retry: RetryPolicy;
   fetch: FetchFn;
   lookup: LookupFn;
-  /** Interval between claims from the table (retries that fell due, events queued elsewhere); also the idle poll. */
+  /** Poll interval when idle; a wake() after an enqueue skips the wait. */
   intervalMs: number;
-  /** Rows claimed (and sent concurrently) per round; as many again may come from the handoff queue. */
+  /** Rows claimed (and sent concurrently) per round. */
   batchSize: number;
   /** Must outlast a DNS lookup plus a POST plus the commit, or a live attempt could be reclaimed. */
   leaseMs: number;
   /** Lease owner id; unique per dispatcher so the compare-and-set can tell dispatchers apart. */
   owner?: string;
-  /** Runs the next round now (the scheduler's wake); without it the caller drives tick(). */
-  wake?: () => void;
-}
-
-export interface WebhookDispatcher extends Loop {
-  owner: string;
-  /** For the commits in this process that queue events (handoff.ts). */
-  handoff: OutboxHandoff;
-  /** Claims from the table in the next round, run now: e.g. after a redelivery made a row pending. */
-  claimSoon(): void;
 }
 
 /**
@@ -41,7 +30,7 @@ export interface WebhookDispatcher extends Loop {
  * share one transaction instead of paying for a COMMIT each (per delivery, that cost about as much
  * as the screening's own commit).
  *
- * A round does not wait for them. It ends when its POSTs are answered, so the next round can start
+ * A round does not wait for them. It ends when its POSTs are answered, so the next round can claim
  * while the records are still gathering; a row stays 'delivering' under its lease until its record
  * commits, so no round can claim it twice. When rounds waited, each took at least the 10 ms of its
  * records, and 20 rows per round capped delivery at 1,100-1,400 events/s: under a load of 1,800
@@ -51,20 +40,16 @@ export interface WebhookDispatcher extends Loop {
 const BOOKKEEPING = { maxDelayMs: 10 };
 
 /**
- * Leased events held in memory at most (about 1 MB of payloads). Past it, commits queue events
- * 'pending' and the dispatcher claims them from the table, so a receiver that cannot keep up costs
- * rows in SQLite, not memory.
+ * A round that follows a partial one (the outbox was drained) first waits this long, so the events
+ * committed meanwhile are claimed together: a claim is a transaction of its own (about 0.3 ms), and
+ * claiming each event alone at moderate load cost more than the events' own commits. A round after a
+ * full one claims at once, so a backlog drains at the speed of the receiver.
  */
-const HANDOFF_CAP = 2_000;
+const GATHER_MS = 10;
 
-/**
- * The outbox loop for the scheduler. Each round sends the events handed over by this process's
- * commits (already leased to it), and, every intervalMs or when asked, also reclaims expired leases
- * and claims due rows from the table. Each attempt's outcome is recorded in the background.
- */
-export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOptions): WebhookDispatcher {
+/** The outbox loop for the scheduler: reclaim expired leases, claim due rows, POST them, record each attempt. */
+export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOptions): Loop & { owner: string } {
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomBase62(8)}`;
-  const wake = options.wake ?? (() => undefined);
   const sendDeps = {
     secrets: ctx.secrets,
     urlPolicy: { allowPrivate: ctx.config.webhooks.allowPrivateNetworks },
@@ -74,7 +59,7 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
     now: () => ctx.clock.now(),
   };
 
-  /** Each row's tenant receiver as stored now, read once per tenant per round. */
+  /** Each claimed row's tenant receiver as stored now, read once per tenant per round. */
   function receiversOf(rows: readonly OutboxRow[]): Map<string, Receiver> {
     const receivers = new Map<string, Receiver>();
     const read = ctx.db.sqlite.query<Receiver, [string]>("SELECT webhook_url AS webhookUrl, webhook_secret_enc AS webhookSecretEnc FROM tenants WHERE id = ?");
@@ -84,90 +69,23 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
     return receivers;
   }
 
-  /** Events handed over by this process's commits, leased to this dispatcher, oldest first. */
-  const handed: OutboxRow[] = [];
-  /** Background commits not finished yet: attempt records and released leases (see BOOKKEEPING). */
+  /** Attempt records not committed yet (see BOOKKEEPING). */
   const recording = new Set<Promise<void>>();
-  /** Claim from the table in the next round: the first round, after a full claim (a backlog), or when asked. */
-  let claimWanted = true;
-  let nextClaimAt = 0;
-  let stopped = false;
-
-  function track(work: Promise<void>): void {
-    recording.add(work);
-    void work.finally(() => recording.delete(work));
-  }
-
-  /**
-   * Up to a batch of handed events to send now. One that waited in the queue until less than half
-   * its lease is left is given back instead (a receiver slower than the load): a claim gives a full
-   * lease, and an attempt must not start on a lease that might expire before its record commits.
-   */
-  function takeHanded(now: Date): OutboxRow[] {
-    const batch = handed.splice(0, options.batchSize);
-    const sendBefore = now.getTime() + options.leaseMs / 2;
-    const fresh: OutboxRow[] = [];
-    const stale: OutboxRow[] = [];
-    for (const row of batch) (Date.parse(row.lease_expires_at ?? "") >= sendBefore ? fresh : stale).push(row);
-    if (stale.length > 0) release(stale);
-    return fresh;
-  }
-
-  /** Gives leases back (releaseLease) in a background commit; the rows are then claimed from the table. */
-  function release(rows: readonly OutboxRow[]): void {
-    track(
-      groupCommit(ctx.db)
-        .run(() => {
-          const now = ctx.clock.now();
-          for (const row of rows) releaseLease(ctx.db, row, owner, now);
-        }, BOOKKEEPING)
-        .then(
-          () => {
-            if (!stopped) claimSoon();
-          },
-          // The leases expire and the rows are reclaimed then, with an interrupted attempt logged.
-          (error) => ctx.log.error({ err: error, deliveries: rows.length }, "webhook leases could not be given back"),
-        ),
-    );
-  }
-
-  function claimSoon(): void {
-    claimWanted = true;
-    wake();
-  }
-
-  const handoff: OutboxHandoff = {
-    lease: (now) => (stopped || handed.length >= HANDOFF_CAP ? null : { owner, expiresAt: new Date(now.getTime() + options.leaseMs) }),
-    committed(events) {
-      let pending = false;
-      const mine: OutboxRow[] = [];
-      for (const row of events) {
-        if (row.lease_owner === owner) mine.push(row);
-        else pending = true;
-      }
-      // A commit that finished after the dispatcher stopped (a request past the shutdown grace).
-      if (stopped) {
-        if (mine.length > 0) release(mine);
-        return;
-      }
-      handed.push(...mine);
-      if (pending) claimSoon();
-      else if (mine.length > 0) wake();
-    },
-  };
+  /** The first round, and one after a full round (a backlog), claims without gathering first. */
+  let claimAtOnce = true;
 
   /** POSTs one row; resolves when it is answered, leaving its attempt record to commit in the background. */
   async function deliver(row: OutboxRow, receiver: Receiver): Promise<void> {
     const attempt = await sendDelivery(row, receiver, sendDeps);
-    track(
-      groupCommit(ctx.db)
-        .run(() => finishAttempt(ctx.db, { row, owner, attempt, now: ctx.clock.now(), policy: options.retry }), BOOKKEEPING)
-        .then(
-          (result) => logOutcome(row, attempt, result),
-          // The row keeps its lease and is reclaimed when it expires; the attempt is sent again then.
-          (error) => ctx.log.error({ err: error, deliveryId: row.id }, "webhook attempt could not be recorded"),
-        ),
-    );
+    const recorded = groupCommit(ctx.db)
+      .run(() => finishAttempt(ctx.db, { row, owner, attempt, now: ctx.clock.now(), policy: options.retry }), BOOKKEEPING)
+      .then(
+        (result) => logOutcome(row, attempt, result),
+        // The row keeps its lease and is reclaimed when it expires; the attempt is sent again then.
+        (error) => ctx.log.error({ err: error, deliveryId: row.id }, "webhook attempt could not be recorded"),
+      );
+    recording.add(recorded);
+    void recorded.finally(() => recording.delete(recorded));
   }
 
   function logOutcome(row: OutboxRow, attempt: AttemptRecord, result: AttemptResult): void {
@@ -187,38 +105,27 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
     name: WEBHOOK_LOOP,
     intervalMs: options.intervalMs,
     owner,
-    handoff,
-    claimSoon,
     async tick(signal) {
+      if (!claimAtOnce) await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
       if (signal.aborted) return false;
       const now = ctx.clock.now();
-      const rows = takeHanded(now);
-      if (claimWanted || now.getTime() >= nextClaimAt) {
-        // The claim commits at once: its rows must be 'delivering' under this lease before any POST
-        // goes out. Wakes that arrive while the round delivers make one more round (Scheduler.wake).
-        const claimed = writeTx(ctx.db, () => {
-          const reclaimed = reclaimExpired(ctx.db, now, options.retry);
-          if (reclaimed > 0) ctx.log.warn({ reclaimed }, "reclaimed webhook deliveries whose lease expired");
-          return claimDue(ctx.db, { owner, now, leaseMs: options.leaseMs, limit: options.batchSize });
-        });
-        nextClaimAt = now.getTime() + options.intervalMs;
-        // A full claim means a backlog: the next round claims again, so it drains at the receiver's speed.
-        claimWanted = claimed.length === options.batchSize;
-        rows.push(...claimed);
-      }
+      // The claim commits at once: its rows must be 'delivering' under this lease before any POST
+      // goes out. Wakes that arrive while the round delivers make one more round (Scheduler.wake).
+      const claimed = writeTx(ctx.db, () => {
+        const reclaimed = reclaimExpired(ctx.db, now, options.retry);
+        if (reclaimed > 0) ctx.log.warn({ reclaimed }, "reclaimed webhook deliveries whose lease expired");
+        return claimDue(ctx.db, { owner, now, leaseMs: options.leaseMs, limit: options.batchSize });
+      });
       // One failing row must not hold back the others; its lease expires and it is reclaimed.
-      const receivers = receiversOf(rows);
-      const outcomes = await Promise.allSettled(rows.map((row) => deliver(row, receivers.get(row.tenant_id)!)));
+      const receivers = receiversOf(claimed);
+      const outcomes = await Promise.allSettled(claimed.map((row) => deliver(row, receivers.get(row.tenant_id)!)));
       for (const outcome of outcomes) {
         if (outcome.status === "rejected") ctx.log.error({ err: outcome.reason }, "webhook delivery failed unexpectedly");
       }
-      return claimWanted || handed.length > 0;
+      claimAtOnce = claimed.length === options.batchSize;
+      return claimAtOnce;
     },
-    /** Gives back the leases of handed events not sent yet (the next start claims them), then waits for the records. */
     async settle() {
-      stopped = true;
-      const unsent = handed.splice(0);
-      if (unsent.length > 0) release(unsent);
       while (recording.size > 0) await Promise.allSettled(recording);
     },
   };

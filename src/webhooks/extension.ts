@@ -1,8 +1,7 @@
 import { webhookRoutes } from "@/http/routes/webhooks";
 import type { ServerExtension } from "@/server";
-import { createWebhookDispatcher, type WebhookDispatcher } from "./dispatcher";
+import { createWebhookDispatcher } from "./dispatcher";
 import { WEBHOOK_LOOP } from "./enqueue";
-import type { OutboxHandoff } from "./handoff";
 import { retryPolicy } from "./schedule";
 import type { FetchFn } from "./send";
 import { type LookupFn, systemLookup } from "./send-target";
@@ -14,7 +13,7 @@ export interface WebhookExtensionOptions {
   maxAttempts?: number;
   /** Jitter source, uniform in [0, 1); default Math.random. */
   random?: () => number;
-  /** Interval between claims from the table, and the idle poll; default 1000 ms. */
+  /** Idle poll interval; default 1000 ms. */
   intervalMs?: number;
   /** Deliveries claimed and sent concurrently per round; default 20. */
   batchSize?: number;
@@ -25,42 +24,37 @@ export interface WebhookExtensionOptions {
 }
 
 export interface WebhookExtension extends ServerExtension {
-  /** Runs the dispatcher's next round now, claiming from the table: e.g. after a redelivery. */
+  /** Runs the dispatcher's next round now, e.g. right after a commit that queued events. */
   wake(): void;
-  /** For the screening commits: hands their events to the running dispatcher (handoff.ts). */
-  outbox: OutboxHandoff;
 }
 
 /** The outbox dispatcher (a scheduler loop) and the delivery-log routes, for startServer's extensions. */
 export function webhookExtension(options: WebhookExtensionOptions = {}): WebhookExtension {
   const retry = retryPolicy(options);
-  // Null until started and after stopping: commits then queue their events 'pending' (NO_DISPATCHER).
-  let dispatcher: WebhookDispatcher | null = null;
-  const wake = () => dispatcher?.claimSoon();
+  let wake = () => {};
+  let running = false;
   return {
-    wake,
-    outbox: {
-      lease: (now) => dispatcher?.handoff.lease(now) ?? null,
-      committed: (events) => dispatcher?.handoff.committed(events),
-    },
-    readiness: () => ({ name: "webhooks", ready: true, detail: dispatcher ? "dispatcher running" : "dispatcher not started" }),
-    routes: (deps) => webhookRoutes(deps, wake),
+    wake: () => wake(),
+    readiness: () => ({ name: "webhooks", ready: true, detail: running ? "dispatcher running" : "dispatcher not started" }),
+    routes: (deps) => webhookRoutes(deps, () => wake()),
     start(ctx, scheduler) {
       const timeoutMs = ctx.config.webhooks.timeoutMs;
-      const started = createWebhookDispatcher(ctx, {
-        retry,
-        fetch: options.fetch ?? ((input, init) => fetch(input, init)),
-        lookup: options.lookup ?? systemLookup,
-        intervalMs: options.intervalMs ?? 1_000,
-        batchSize: options.batchSize ?? 20,
-        leaseMs: options.leaseMs ?? 2 * timeoutMs + 30_000,
-        wake: () => scheduler.wake(WEBHOOK_LOOP),
-      });
-      scheduler.register(started);
-      dispatcher = started;
+      scheduler.register(
+        createWebhookDispatcher(ctx, {
+          retry,
+          fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+          lookup: options.lookup ?? systemLookup,
+          intervalMs: options.intervalMs ?? 1_000,
+          batchSize: options.batchSize ?? 20,
+          leaseMs: options.leaseMs ?? 2 * timeoutMs + 30_000,
+        }),
+      );
+      wake = () => scheduler.wake(WEBHOOK_LOOP);
+      running = true;
     },
     stop() {
-      dispatcher = null;
+      running = false;
+      wake = () => {};
     },
   };
 }

@@ -62,24 +62,6 @@ export function reclaimExpired(db: Db, now: Date, policy: RetryPolicy): number {
   return expired.length;
 }
 
-/**
- * Gives back a lease whose attempt was never started (the row waited too long in the dispatcher's
- * queue, or the dispatcher stopped first): the row is 'pending' again, due now, and its reserved
- * attempt is returned, so nothing in its log or its attempt budget says an attempt happened.
- * Compare-and-set like finishAttempt; returns whether this owner still held the lease.
- */
-export function releaseLease(db: Db, row: OutboxRow, owner: string, now: Date): boolean {
-  requireTx(db);
-  const changed = db.sqlite
-    .query<unknown, [string, string, string, number, number]>(
-      `UPDATE webhook_outbox
-          SET status = 'pending', attempts = attempts - 1, next_attempt_at = ?, lease_owner = NULL, lease_expires_at = NULL
-        WHERE id = ? AND status = 'delivering' AND lease_owner = ? AND series = ? AND attempts = ?`,
-    )
-    .run(now.toISOString(), row.id, owner, row.series, row.attempts);
-  return changed.changes > 0;
-}
-
 export type AttemptResult = "delivered" | "retry" | "dead" | "lease_lost";
 
 /**

@@ -51,7 +51,7 @@ export const FAST_WEBHOOKS: WebhookExtensionOptions = { retryDelaysMs: [50, 100,
 export function allExtensions(options: Pick<ListServerOptions, "demoFiles" | "webhooks"> = {}) {
   const watchlists = watchlistExtension(startIndex, { pollMs: 100, ...(options.demoFiles ? { demoFiles: options.demoFiles } : {}) });
   const webhooks = webhookExtension(options.webhooks ?? FAST_WEBHOOKS);
-  const extensions: ServerExtension[] = [watchlists, webhooks, screeningExtension(watchlists, { outbox: webhooks.outbox })];
+  const extensions: ServerExtension[] = [watchlists, webhooks, screeningExtension(watchlists, { announce: () => webhooks.wake() })];
   return { watchlists, webhooks, extensions };
 }
 

@@ -14,10 +14,6 @@ import { openDb, writeTx } from "@/storage/db";
 import { chargeScreens } from "@/usage/quota";
 import { importListFiles } from "@/watchlists/import";
 import { type LoadedLists, WatchlistRuntime } from "@/watchlists/runtime";
-import { createWebhookDispatcher } from "@/webhooks/dispatcher";
-import { NO_DISPATCHER } from "@/webhooks/handoff";
-import { retryPolicy } from "@/webhooks/schedule";
-import { systemLookup } from "@/webhooks/send-target";
 import { fixtureFiles } from "../helpers/lists";
 import { makeTenant } from "../helpers/tenants";
 
@@ -43,7 +39,7 @@ beforeEach(async () => {
 });
 afterEach(() => ctx.db.close());
 
-const deps = (overrides: Partial<ScreeningDeps> = {}): ScreeningDeps => ({ ...ctx, lists: () => lists, outbox: NO_DISPATCHER, ...overrides });
+const deps = (overrides: Partial<ScreeningDeps> = {}): ScreeningDeps => ({ ...ctx, lists: () => lists, announce: () => undefined, ...overrides });
 const count = (table: string) => ctx.db.sqlite.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()?.n ?? -1;
 
 describe("the commit transaction is authoritative", () => {
@@ -72,15 +68,8 @@ describe("the commit transaction is authoritative", () => {
   test("a successful check writes the screening, its case, the charge, one audit entry and one outbox event together", async () => {
     const tenant = makeTenant(ctx, { webhookUrl: "https://hooks.bank.example/aml" });
     const audits = count("audit_log");
-    const dispatcher = createWebhookDispatcher(ctx, {
-      retry: retryPolicy({}),
-      fetch: () => Promise.reject(new Error("no round runs in this test")),
-      lookup: systemLookup,
-      intervalMs: 60_000,
-      batchSize: 20,
-      leaseMs: 60_000,
-    });
-    const outcome = await checkScreening(deps({ outbox: dispatcher.handoff }), {
+    let announced = 0;
+    const outcome = await checkScreening(deps({ announce: () => announced++ }), {
       tenantId: tenant.tenant.id,
       input: { fullName: "Dmitri Korvalev" },
       idempotencyKey: "k-1",
@@ -88,13 +77,9 @@ describe("the commit transaction is authoritative", () => {
     });
     expect([count("screenings"), count("cases"), count("webhook_outbox"), count("idempotency_keys")]).toEqual([1, 1, 1, 1]);
     expect(count("audit_log")).toBe(audits + 1);
-    // Committed already leased to this process's dispatcher (webhooks/handoff.ts), with its first attempt reserved.
-    const outbox = ctx.db.sqlite
-      .query<{ screening_id: string; payload: string; status: string; attempts: number; lease_owner: string }, []>(
-        "SELECT screening_id, payload, status, attempts, lease_owner FROM webhook_outbox",
-      )
-      .get();
-    expect(outbox).toMatchObject({ screening_id: outcome.record.id, status: "delivering", attempts: 1, lease_owner: dispatcher.owner });
+    expect(announced).toBe(1);
+    const outbox = ctx.db.sqlite.query<{ screening_id: string; payload: string }, []>("SELECT screening_id, payload FROM webhook_outbox").get();
+    expect(outbox?.screening_id).toBe(outcome.record.id);
     expect(outbox?.payload).not.toContain("Korvalev");
   });
 });

@@ -8,7 +8,6 @@ import { openDb, writeTx } from "@/storage/db";
 import type { CreatedTenant } from "@/tenants/create";
 import { enqueueWebhook } from "@/webhooks/enqueue";
 import { type WebhookExtensionOptions, webhookExtension } from "@/webhooks/extension";
-import type { OutboxHandoff } from "@/webhooks/handoff";
 import { type WebhookEvent, type WebhookOutcome, webhookPayloadFromOutcome } from "@/webhooks/payload";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { makeTenant } from "../helpers/tenants";
@@ -66,23 +65,6 @@ export function enqueueEvents(ctx: AppContext, tenantId: string, count: number, 
       return queued.id;
     }),
   );
-}
-
-/**
- * Queues events the way a screening commit in the serving process does: leased to its dispatcher
- * inside the transaction (`now` sets the lease's start), then handed over after the commit.
- */
-export function enqueueHandedOver(ctx: AppContext, tenantId: string, count: number, handoff: OutboxHandoff, now = new Date()): string[] {
-  const rows = writeTx(ctx.db, () => {
-    const lease = handoff.lease(now);
-    return Array.from({ length: count }, () => {
-      const queued = enqueueWebhook(ctx.db, { tenantId, event: "screening.completed", payload: webhookPayloadFromOutcome("screening.completed", sampleOutcome()), at: now }, lease);
-      if (!queued) throw new Error("tenant has no webhook URL");
-      return queued;
-    });
-  });
-  handoff.committed(rows);
-  return rows.map((row) => row.id);
 }
 
 export function outboxStatuses(ctx: AppContext, tenantId: string): Record<string, number> {
