@@ -302,6 +302,8 @@ export function printHttpScreeningBench(r: HttpBenchResult): void {
   const cpuCells = (cells: readonly string[]) => cells.map((cell, i) => cell.padStart(cpuColumns[i]![1])).join(" ");
   const cpu = (c: PhaseCpu | null) =>
     cpuCells(c ? [`${(c.mainThreadBusy * 100).toFixed(0)}%`, c.mainThreadMsPerRequest.toFixed(3), c.processCores.toFixed(2)] : ["-", "-", "-"]);
+  // The judged phase's offered rate, exactly as runClients computed it from the same capacity.
+  const judgedRate = Math.max(1, Math.round(JUDGED_FRACTION * r.capacity));
   console.log(`HTTP screening bench — ${r.entities.toLocaleString("en")} real entities (lists imported in ${(r.loadMs / 1000).toFixed(1)} s)`);
   console.log(`  load average before ${load(r.loadAverage.before)}, after ${load(r.loadAverage.after)} (the bench itself keeps about 2 busy)`);
   console.log(`  single screens from ${r.clients} concurrent connections in a separate process; webhook receiver ${r.webhooks.enabled ? "in a third process" : "off (BENCH_NO_HOOK)"}`);
@@ -311,7 +313,7 @@ export function printHttpScreeningBench(r: HttpBenchResult): void {
   );
   for (const p of r.phases) {
     const offered = p.targetRate === null ? "max" : `${p.targetRate}/s`;
-    const judged = p.targetRate !== null && p.targetRate === Math.max(1, Math.round(JUDGED_FRACTION * r.capacity));
+    const judged = p.targetRate === judgedRate;
     console.log(
       `  ${(judged ? `${p.label} *` : p.label).padEnd(34)} ${offered.padStart(9)} ${p.throughput.toFixed(0).padStart(7)} ${ms(p.p50)} ${ms(p.p90)} ${ms(p.p99)} ${ms(p.max)} ${String(p.errors).padStart(7)} ${cpu(p.serverCpu)}`,
     );
@@ -321,7 +323,7 @@ export function printHttpScreeningBench(r: HttpBenchResult): void {
   console.log(`  (${((r.clients / r.capacity) * 1000).toFixed(1)} ms here), a property of the generator, so the targets are not judged on it.`);
   console.log("  server CPU per phase (from /proc): 'main busy' is the share of the phase the main thread, which runs every request's");
   console.log("  JavaScript, was on a CPU; 'ms/req' is its CPU per request; 'cores' is the whole server process, every thread.");
-  const judged = r.phases.find((p) => p.targetRate === Math.max(1, Math.round(JUDGED_FRACTION * r.capacity)));
+  const judged = r.phases.find((p) => p.targetRate === judgedRate);
   if (judged) {
     console.log(`  targets judged on * (open loop at ${Math.round(JUDGED_FRACTION * 100)}% of capacity, ${judged.targetRate}/s, latency timed from each request's due time):`);
     console.log(`    p50 ${ms(judged.p50).trim()}  (target < ${TARGETS.p50Ms} ms: ${verdict(judged.p50 < TARGETS.p50Ms)})`);
