@@ -46,7 +46,7 @@ const CACHE_LIMIT = 20000;
  * across names (the 50,000 yente negatives have 17,897 distinct tokens). Cached, the pairs were most
  * of the misses and filled the cache, whose clears then discarded the single tokens whose trigram
  * and phonetic search is the costly part: over 20,000 unlisted names screened three times, about
- * 0.16-0.20 ms a query cached against 0.06-0.14 ms not; a pair's expansion (spelling only) is cheap
+ * 0.15-0.20 ms a query cached against 0.05-0.14 ms not; a pair's expansion (spelling only) is cheap
  * to redo. Uncached, pairs are also garbage that dies young instead of entries that survive young
  * collections and are dropped all at once by the next clear.
  */
