@@ -41,8 +41,8 @@ export interface QueryPlan {
 const CACHE_LIMIT = 20000;
 
 /**
- * A single token's expansions, from the index's cache. Joined pairs are not cached: a pair of
- * adjacent tokens is close to unique to its name ("patricia lucas"), while single tokens repeat
+ * A single token's expansions, from the index's cache. Joined pairs are expanded per query
+ * (makeToken), not cached: a pair of adjacent tokens is close to unique to its name ("patricia lucas"), while single tokens repeat
  * across names (the 50,000 yente negatives have 17,897 distinct tokens). Cached, the pairs were most
  * of the misses and filled the cache, whose clears then discarded the single tokens whose trigram
  * and phonetic search is the costly part: over 20,000 unlisted names screened three times, about
@@ -50,8 +50,7 @@ const CACHE_LIMIT = 20000;
  * to redo. Uncached, pairs are also garbage that dies young instead of entries that survive young
  * collections and are dropped all at once by the next clear.
  */
-function cachedExpansions(index: MatchIndex, text: string, abjad: boolean, options: ExpandOptions, joined: boolean): readonly Expansion[] {
-  if (joined) return expandToken(index, text, abjad, options, true);
+function cachedExpansions(index: MatchIndex, text: string, abjad: boolean, options: ExpandOptions): readonly Expansion[] {
   const cache = index.scratch.expansionCache;
   const flags = (abjad ? 1 : 0) | (options.phonetic ? 2 : 0) | (options.nicknames ? 4 : 0) | (options.exactOnly ? 8 : 0);
   const key = `${text}|${flags}|${options.trigramFloor}`;
@@ -65,9 +64,10 @@ function cachedExpansions(index: MatchIndex, text: string, abjad: boolean, optio
 }
 
 function makeToken(index: MatchIndex, text: string, flags: number, options: ExpandOptions, joined = false): QueryToken {
-  const expansions = cachedExpansions(index, text, (flags & TOKEN_ABJAD) !== 0, options, joined);
+  const abjad = (flags & TOKEN_ABJAD) !== 0;
+  const expansions = joined ? expandToken(index, text, abjad, options, true) : cachedExpansions(index, text, abjad, options);
   const weight = tokenWeight(queryTokenWeight(index, expansions), flags, text.length);
-  return { text, form: queryForm(text, (flags & TOKEN_ABJAD) !== 0), flags, weight, expansions, sims: null };
+  return { text, form: queryForm(text, abjad), flags, weight, expansions, sims: null };
 }
 
 export function planQuery(index: MatchIndex, raw: string, options: ExpandOptions): QueryPlan {
