@@ -42,13 +42,13 @@ const CACHE_LIMIT = 20000;
 
 /**
  * A single token's expansions, from the index's cache. Joined pairs are expanded per query
- * (makeToken), not cached: a pair of adjacent tokens is close to unique to its name ("patricia lucas"), while single tokens repeat
- * across names (the 50,000 yente negatives have 17,897 distinct tokens). Cached, the pairs were most
- * of the misses and filled the cache, whose clears then discarded the single tokens whose trigram
- * and phonetic search is the costly part: over 20,000 unlisted names screened three times, about
- * 0.15-0.20 ms a query cached against 0.05-0.14 ms not; a pair's expansion (spelling only) is cheap
- * to redo. Uncached, pairs are also garbage that dies young instead of entries that survive young
- * collections and are dropped all at once by the next clear.
+ * (makeToken), not cached: a pair of adjacent tokens is close to unique to its name ("patricia
+ * lucas"), while single tokens repeat across names (the 50,000 yente negatives have 17,897 distinct
+ * tokens). Cached, the pairs were most of the misses and filled the cache, whose clears then
+ * discarded the single tokens whose trigram and phonetic search is the costly part: over 20,000
+ * unlisted names screened three times, about 0.15-0.20 ms a query cached against 0.05-0.14 ms not; a
+ * pair's expansion (spelling only) is cheap to redo. Uncached, pairs are also garbage that dies young
+ * instead of entries that survive young collections and are dropped all at once by the next clear.
  */
 function cachedExpansions(index: MatchIndex, text: string, abjad: boolean, options: ExpandOptions): readonly Expansion[] {
   const cache = index.scratch.expansionCache;
