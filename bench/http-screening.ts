@@ -278,8 +278,9 @@ export async function runHttpScreeningBench(options: { seconds?: number; openSec
   }
 }
 
+/** Read while the server still runs; without the migration check, which takes the write lock once per migration. */
 function outboxCounts(dataDir: string): { delivered: number; other: number } {
-  const db = openDb(dataDir);
+  const db = openDb(dataDir, { migrate: false });
   try {
     return (
       db.sqlite
