@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "./migrate";
+import { rowCacheOf } from "./row-cache";
 import * as schema from "./schema";
 
 export type Orm = BunSQLiteDatabase<typeof schema>;
@@ -93,6 +94,16 @@ function txStatementsOf(sqlite: Database): TxStatements {
   return statements;
 }
 
+export interface WriteTxOptions {
+  /**
+   * fn only appends records (screenings, cases, audit entries, usage charges, webhook deliveries and
+   * their attempts) and changes no setting (tenants, API keys, risk profiles): the connection's row
+   * cache (row-cache.ts) stays in use through it. Left out, the transaction empties that cache and
+   * bypasses it until it ends, which is always correct and only costs the reads the cache saves.
+   */
+  recordsOnly?: boolean;
+}
+
 /**
  * Runs fn in a BEGIN IMMEDIATE transaction: takes the write lock up front so a read-then-write cannot
  * hit SQLITE_BUSY mid-way. Inside an open transaction it runs under a SAVEPOINT instead, and a throw
@@ -101,14 +112,21 @@ function txStatementsOf(sqlite: Database): TxStatements {
  * The same semantics as bun:sqlite's `transaction(fn).immediate()`, without its price per call: that
  * builds four wrapper functions and defines five properties on each before running fn, which the
  * group commit paid once per unit and once per batch (about 2% of a CPU profile of the HTTP bench).
+ *
+ * Every write to a table the row cache reads from (tenants, api_keys, risk_profiles, usage_counters,
+ * audit_log) must run in writeTx, so that the cache learns of it.
  */
-export function writeTx<T>(db: Db, fn: () => T): T {
+export function writeTx<T>(db: Db, fn: () => T, options: WriteTxOptions = {}): T {
   const tx = txStatementsOf(db.sqlite);
+  const cache = rowCacheOf(db.sqlite);
   const nested = db.sqlite.inTransaction;
   (nested ? tx.savepoint : tx.begin).run();
+  let kept = false;
   try {
+    cache.opened(!nested, options.recordsOnly === true);
     const result = fn();
     (nested ? tx.release : tx.commit).run();
+    kept = true;
     return result;
   } catch (error) {
     // Some errors (disk full, I/O error) end the whole transaction in SQLite; there is nothing left to undo then.
@@ -121,5 +139,7 @@ export function writeTx<T>(db: Db, fn: () => T): T {
       }
     }
     throw error;
+  } finally {
+    cache.closed(kept);
   }
 }

@@ -1,4 +1,4 @@
-import { type Db, writeTx } from "./db";
+import { type Db, type WriteTxOptions, writeTx } from "./db";
 
 /**
  * Group commit. Every write transaction pays a fixed price on top of its statements: BEGIN
@@ -26,8 +26,14 @@ export interface GroupCommit {
    * units gather for up to that long and commit together in a transaction of their own, in their
    * own turn: riding along with the requests' transactions would save a COMMIT but put the
    * bookkeeping on a request's critical path, which at low load cost more latency than it saved.
+   *
+   * `recordsOnly` is writeTx's: the unit changes no setting, so the row cache stays in use.
    */
-  run<T>(work: () => T, options?: { maxDelayMs?: number }): Promise<T>;
+  run<T>(work: () => T, options?: GroupCommitOptions): Promise<T>;
+}
+
+export interface GroupCommitOptions extends WriteTxOptions {
+  maxDelayMs?: number;
 }
 
 /** Units per transaction; later units wait for the next turn, so the write lock is never held for long. */
@@ -48,6 +54,7 @@ const COMMIT_SPACING_MS = 2;
 
 interface Unit {
   work: () => unknown;
+  recordsOnly: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -69,11 +76,11 @@ class Committer implements GroupCommit {
 
   constructor(private readonly db: Db) {}
 
-  run<T>(work: () => T, options: { maxDelayMs?: number } = {}): Promise<T> {
+  run<T>(work: () => T, options: GroupCommitOptions = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const delay = options.maxDelayMs ?? 0;
       const lane = delay > 0 ? this.background : this.requests;
-      lane.units.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      lane.units.push({ work, recordsOnly: options.recordsOnly === true, resolve: resolve as (value: unknown) => void, reject });
       this.schedule(lane, delay);
     });
   }
@@ -98,9 +105,14 @@ class Committer implements GroupCommit {
     if (lane.units.length > 0) this.schedule(lane, Math.min(delayMs, 1));
     const outcomes: Outcome[] = [];
     try {
-      writeTx(this.db, () => {
-        for (const unit of batch) outcomes.push(this.runUnit(unit));
-      });
+      // recordsOnly: the batch's own transaction writes nothing; each unit declares what it writes.
+      writeTx(
+        this.db,
+        () => {
+          for (const unit of batch) outcomes.push(this.runUnit(unit));
+        },
+        { recordsOnly: true },
+      );
     } catch (error) {
       // BEGIN, COMMIT or a failure that ended the transaction: nothing of this batch was stored.
       for (const unit of batch) unit.reject(error);
@@ -118,7 +130,7 @@ class Committer implements GroupCommit {
   private runUnit(unit: Unit): Outcome {
     try {
       // Nested in the batch's transaction, writeTx opens a SAVEPOINT and rolls back to it on a throw.
-      return { ok: true, value: writeTx(this.db, unit.work) };
+      return { ok: true, value: writeTx(this.db, unit.work, { recordsOnly: unit.recordsOnly }) };
     } catch (error) {
       // Some errors (disk full, I/O error) make SQLite roll back the whole transaction, taking the
       // earlier units with it; rethrowing fails the batch rather than running the rest in autocommit.
