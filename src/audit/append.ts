@@ -2,6 +2,7 @@ import type { CallMeta } from "@/context";
 import { canonicalJson } from "@/lib/canonical-json";
 import { newId } from "@/lib/ids";
 import type { Db } from "@/storage/db";
+import { advanceHead, readHead } from "@/storage/row-cache";
 import { type ChainedFields, entryHash, GENESIS_HASH } from "./chain";
 
 type AuditInsertParams = [string, string, number, string, string, string, string | null, string, string, string | null, string, string, string];
@@ -24,11 +25,11 @@ export interface AuditInput {
  */
 export function appendAudit(db: Db, input: AuditInput): { id: string; hash: string } {
   if (!db.sqlite.inTransaction) throw new Error("appendAudit must run inside a write transaction");
-  const last = db.sqlite
-    .query<{ seq: number; hash: string }, [string]>(
-      "SELECT seq, hash FROM audit_log WHERE chain = ? ORDER BY seq DESC LIMIT 1",
-    )
-    .get(input.chain);
+  // The chain's head through the row cache: the entry this transaction (or the last) appended.
+  const head = `audit:${input.chain}`;
+  const last = readHead(db.sqlite, head, () =>
+    db.sqlite.query<{ seq: number; hash: string }, [string]>("SELECT seq, hash FROM audit_log WHERE chain = ? ORDER BY seq DESC LIMIT 1").get(input.chain),
+  );
   const entry: ChainedFields = {
     id: newId(),
     chain: input.chain,
@@ -65,5 +66,6 @@ export function appendAudit(db: Db, input: AuditInput): { id: string; hash: stri
       prevHash,
       hash,
     );
+  advanceHead(db.sqlite, head, { seq: entry.seq, hash });
   return { id: entry.id, hash };
 }

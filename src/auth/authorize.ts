@@ -1,6 +1,7 @@
 import { ServiceError } from "@/errors";
 import { isUuid } from "@/lib/ids";
 import type { Db } from "@/storage/db";
+import { cachedSetting } from "@/storage/row-cache";
 import type { Principal, TenantCaller } from "./principal";
 import { type Policy, satisfies } from "./roles";
 
@@ -12,11 +13,12 @@ export function authorizeTenant(db: Db, principal: Principal, policy: Policy): T
   if (principal.tenantId === null) {
     throw new ServiceError("NO_USABLE_TENANT", "The credential carries no tenant; a tenant-scoped operation needs a tenant_id claim or a tenant API key.");
   }
-  const tenant = db.sqlite
-    .query<{ id: string; status: string }, [string, string]>(
-      "SELECT id, status FROM tenants WHERE id = ? OR slug = ? LIMIT 1",
-    )
-    .get(isUuid(principal.tenantId) ? principal.tenantId : "", principal.tenantId);
+  const claimed = principal.tenantId;
+  const tenant = cachedSetting(db.sqlite, `tenant-status:${claimed}`, () =>
+    db.sqlite
+      .query<{ id: string; status: string }, [string, string]>("SELECT id, status FROM tenants WHERE id = ? OR slug = ? LIMIT 1")
+      .get(isUuid(claimed) ? claimed : "", claimed),
+  );
   if (tenant?.status !== "active") {
     throw new ServiceError("NO_USABLE_TENANT", "The credential's tenant does not exist or is suspended.");
   }

@@ -55,7 +55,7 @@ export function commitScreenings(ctx: AppContext, tenantId: string, records: Scr
     }
     if (claim && records[0]) rememberKey(ctx.db, tenantId, claim, records[0].id, now, ctx.config.idempotencyTtlHours);
     return { replayed: false, records, queued };
-  });
+  }, { recordsOnly: true });
 }
 
 /**
@@ -72,7 +72,7 @@ export async function commitSingleScreen(
   meta: CallMeta,
   idempotency: IdempotencyClaim | null,
 ): Promise<ScreenOutcome> {
-  const result = await groupCommit(deps.db).run(() => commitScreenings(deps, tenantId, [record], meta, { charge: true, idempotency }));
+  const result = await groupCommit(deps.db).run(() => commitScreenings(deps, tenantId, [record], meta, { charge: true, idempotency }), { recordsOnly: true });
   if (result.queued > 0) deps.announce();
   return { record: result.records[0], replayed: result.replayed };
 }

@@ -3,6 +3,7 @@ import type { RiskProfileOverrides } from "@/matching/options";
 import { type ResolvedOptions, resolveOptions } from "@/matching/options-resolve";
 import { profileOptionsFromText } from "@/profiles/store";
 import type { Db } from "@/storage/db";
+import { cachedSetting } from "@/storage/row-cache";
 import { isSourceList } from "@/watchlists/entity";
 
 /**
@@ -10,16 +11,19 @@ import { isSourceList } from "@/watchlists/entity";
  * limited to the lists enabled for the tenant at onboarding. A selection that leaves no list is
  * refused rather than screened against nothing (which would read as Clear).
  *
- * The tenant row and the profile are read on every call (one query), so a change made by the CLI in
- * another process applies to the next screen. Only the resolution is memoised: it is a pure
- * function of the stored texts and the overrides, and costs three zod parses per screen otherwise.
+ * The tenant row and the profile come through the connection's row cache, which drops them whenever
+ * the database may have changed, so a change made by the CLI in another process applies to the next
+ * screen. The resolution is memoised by the stored texts and the overrides: it is a pure function of
+ * them, and costs three zod parses per screen otherwise.
  */
 export function optionsForTenant(db: Db, tenantId: string, overrides: RiskProfileOverrides = {}): ResolvedOptions {
-  const row = db.sqlite
-    .query<{ enabled_lists: string; options: string | null }, [string]>(
-      "SELECT t.enabled_lists, p.options FROM tenants t LEFT JOIN risk_profiles p ON p.tenant_id = t.id WHERE t.id = ?",
-    )
-    .get(tenantId);
+  const row = cachedSetting(db.sqlite, `tenant-options:${tenantId}`, () =>
+    db.sqlite
+      .query<{ enabled_lists: string; options: string | null }, [string]>(
+        "SELECT t.enabled_lists, p.options FROM tenants t LEFT JOIN risk_profiles p ON p.tenant_id = t.id WHERE t.id = ?",
+      )
+      .get(tenantId),
+  );
   if (!row) throw new ServiceError("NOT_FOUND", `Tenant ${tenantId} not found`);
   const key = `${row.options ?? ""}\u0000${row.enabled_lists}\u0000${JSON.stringify(overrides)}`;
   const known = resolved.get(key);

@@ -1,6 +1,7 @@
 import { ServiceError } from "@/errors";
 import { utcMonth } from "@/lib/clock";
 import type { Db } from "@/storage/db";
+import { advanceHead, readHead } from "@/storage/row-cache";
 
 export interface Usage {
   used: number;
@@ -63,7 +64,9 @@ export function chargeScreens(db: Db, tenantId: string, count: number, at: Date)
   if (!db.sqlite.inTransaction) throw new Error("chargeScreens must run inside a write transaction");
   if (!Number.isInteger(count) || count < 1) throw new Error(`charge count must be a positive integer, got ${count}`);
   const period = utcMonth(at);
-  const state = readState(db, tenantId, period);
+  // Through the row cache: under the write lock, the last charge's result is what a read would return.
+  const head = `usage:${tenantId}:${period}`;
+  const state = readHead(db.sqlite, head, () => readState(db, tenantId, period));
   remember(db, tenantId, period, toUsage(state));
   assertFits(state, count, period);
   // query() caches the prepared statement; run(sql, params) would compile it again on every screen.
@@ -73,7 +76,9 @@ export function chargeScreens(db: Db, tenantId: string, count: number, at: Date)
        ON CONFLICT (tenant_id, period) DO UPDATE SET used = used + excluded.used`,
     )
     .run(tenantId, period, count);
-  return remember(db, tenantId, period, toUsage({ used: state.used + count, limit: state.limit }));
+  const charged = { used: state.used + count, limit: state.limit };
+  advanceHead(db.sqlite, head, charged);
+  return remember(db, tenantId, period, toUsage(charged));
 }
 
 /** Throws 429 when `count` more screens would pass the cap; checks only, charges nothing. */

@@ -37,7 +37,7 @@ export interface DispatcherOptions {
  * screens/s the outbox fell further behind every second. settle() waits for the records, and the
  * scheduler's stop() calls it before the database closes.
  */
-const BOOKKEEPING = { maxDelayMs: 10 };
+const BOOKKEEPING = { maxDelayMs: 10, recordsOnly: true };
 
 /**
  * A round that follows a partial one (the outbox was drained) first waits this long, so the events
@@ -115,7 +115,7 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
         const reclaimed = reclaimExpired(ctx.db, now, options.retry);
         if (reclaimed > 0) ctx.log.warn({ reclaimed }, "reclaimed webhook deliveries whose lease expired");
         return claimDue(ctx.db, { owner, now, leaseMs: options.leaseMs, limit: options.batchSize });
-      });
+      }, { recordsOnly: true });
       // One failing row must not hold back the others; its lease expires and it is reclaimed.
       const receivers = receiversOf(claimed);
       const outcomes = await Promise.allSettled(claimed.map((row) => deliver(row, receivers.get(row.tenant_id)!)));

@@ -1,5 +1,6 @@
 import { newId } from "@/lib/ids";
 import type { Db } from "@/storage/db";
+import { cachedSetting } from "@/storage/row-cache";
 import type { WebhookEvent, WebhookPayload } from "./payload";
 
 /** The scheduler loop name: `scheduler.wake(WEBHOOK_LOOP)` after a commit delivers without waiting for the next poll. */
@@ -22,9 +23,9 @@ export function enqueueWebhook(db: Db, input: EnqueueWebhookInput): { id: string
   if (input.payload.event !== input.event) {
     throw new Error(`webhook payload says ${input.payload.event} but is queued as ${input.event}`);
   }
-  const tenant = db.sqlite
-    .query<{ webhook_url: string | null }, [string]>("SELECT webhook_url FROM tenants WHERE id = ?")
-    .get(input.tenantId);
+  const tenant = cachedSetting(db.sqlite, `tenant-webhook-url:${input.tenantId}`, () =>
+    db.sqlite.query<{ webhook_url: string | null }, [string]>("SELECT webhook_url FROM tenants WHERE id = ?").get(input.tenantId),
+  );
   if (!tenant) throw new Error(`enqueueWebhook: tenant ${input.tenantId} does not exist`);
   if (!tenant.webhook_url) return null;
 

@@ -39,7 +39,8 @@ interface Outcome {
 
 function charge(db: Db, tenantId: string, count: number, at: Date): Outcome {
   try {
-    return { ok: true, used: writeTx(db, () => chargeScreens(db, tenantId, count, at)).used };
+    // recordsOnly, as the screening commit declares it: the charge then goes through the row cache.
+    return { ok: true, used: writeTx(db, () => chargeScreens(db, tenantId, count, at), { recordsOnly: true }).used };
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
     const extra = error.extensions as { used: number; limit: number; remaining: number };
@@ -177,15 +178,18 @@ describe("quota semantics", () => {
     const ctx = await context();
     const { tenant } = makeTenant(ctx, { monthlyScreeningQuota: 3 });
     expect(charge(ctx.db, tenant.id, 1, AT)).toEqual({ ok: true, used: 1 });
-    // Lowered behind this connection's back (as the CLI does from its own process).
-    ctx.db.sqlite.run("UPDATE tenants SET monthly_quota = 1 WHERE id = ?", [tenant.id]);
+    // Lowered behind this connection's back, from another connection (as the CLI does from its own process).
+    const cli = openDb(server?.dataDir ?? "", { migrate: false });
+    const lowerTo = (quota: number) => cli.sqlite.run("UPDATE tenants SET monthly_quota = ? WHERE id = ?", [quota, tenant.id]);
+    lowerTo(1);
     // The remembered room lets the pre-check pass; the charge reads the row and refuses.
     expect(() => precheckOneScreen(ctx.db, tenant.id, AT)).not.toThrow();
     expect(charge(ctx.db, tenant.id, 1, AT)).toMatchObject({ ok: false, status: 429, used: 1, limit: 1 });
     // The refusal is not remembered as room: the pre-check now reads and refuses before any matching.
     expect(() => precheckOneScreen(ctx.db, tenant.id, AT)).toThrow("used 1 of limit 1");
     // Raised again: nothing remembered the cap, so the very next pre-check passes.
-    ctx.db.sqlite.run("UPDATE tenants SET monthly_quota = 5 WHERE id = ?", [tenant.id]);
+    lowerTo(5);
+    cli.close();
     expect(() => precheckOneScreen(ctx.db, tenant.id, AT)).not.toThrow();
     // The memory is per month: a new month reads again (and finds room, the counter being new).
     expect(() => precheckOneScreen(ctx.db, tenant.id, new Date("2026-04-01T00:00:00.000Z"))).not.toThrow();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { openDb } from "@/storage/db";
 import { expectProblem, json } from "../helpers/api";
 import { startScreeningWorld, type ScreeningWorld } from "./world";
 
@@ -8,8 +9,15 @@ beforeAll(async () => {
 });
 afterAll(() => world.close());
 
-const setQuota = (quota: number | null) =>
-  world.lists.server.ctx.db.sqlite.run("UPDATE tenants SET monthly_quota = ? WHERE id = ?", [quota, world.tenant.tenant.id]);
+/** As the operator sets it with `aml quota set`: from another connection to the data folder. */
+function setQuota(quota: number | null): void {
+  const cli = openDb(world.lists.server.dataDir, { migrate: false });
+  try {
+    cli.sqlite.run("UPDATE tenants SET monthly_quota = ? WHERE id = ?", [quota, world.tenant.tenant.id]);
+  } finally {
+    cli.close();
+  }
+}
 
 describe("monthly quota", () => {
   test("50 concurrent checks at a cap of 10: exactly 10 succeed, the rest get 429", async () => {
