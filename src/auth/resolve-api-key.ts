@@ -26,6 +26,8 @@ export function resolveApiKey(db: Db, candidate: string): Principal | null {
     db.sqlite
       .query<KeyCandidate, [string]>("SELECT id, tenant_id, role, key_hash, revoked_at FROM api_keys WHERE lookup_prefix = ?")
       .all(parsed.lookupPrefix),
+    // Only prefixes that exist: a client inventing keys must not fill the cache.
+    (found) => found.length > 0,
   );
   let match: KeyCandidate | null = null;
   for (const row of rows) {

@@ -99,7 +99,8 @@ export interface WriteTxOptions {
    * fn only appends records (screenings, cases, audit entries, usage charges, webhook deliveries and
    * their attempts) and changes no setting (tenants, API keys, risk profiles): the connection's row
    * cache (row-cache.ts) stays in use through it. Left out, the transaction empties that cache and
-   * bypasses it until it ends, which is always correct and only costs the reads the cache saves.
+   * bypasses it until it ends, which is correct whatever fn writes and only costs the reads the cache
+   * saves.
    */
   recordsOnly?: boolean;
 }
@@ -114,7 +115,8 @@ export interface WriteTxOptions {
  * group commit paid once per unit and once per batch (about 2% of a CPU profile of the HTTP bench).
  *
  * Every write to a table the row cache reads from (tenants, api_keys, risk_profiles, usage_counters,
- * audit_log) must run in writeTx, so that the cache learns of it.
+ * audit_log) must run in writeTx, so that the cache learns of it, and a transaction inside writeTx
+ * nests with writeTx, not with a raw SAVEPOINT or bun:sqlite's transaction() (row-cache.ts).
  */
 export function writeTx<T>(db: Db, fn: () => T, options: WriteTxOptions = {}): T {
   const tx = txStatementsOf(db.sqlite);

@@ -23,8 +23,13 @@ import type { Database } from "bun:sqlite";
  * - A write transaction on this connection that does not declare `recordsOnly` (writeTx): it could
  *   change any row (an admin call sets a quota, revokes a key, appends to a chain), so the cache is
  *   emptied when it begins and is neither read nor filled until it ends.
+ * - A rollback of any writeTx level (see `closed`).
  *
  * So a change committed anywhere applies to the next read, as when every call read the database.
+ * That holds as long as this connection writes those tables only in writeTx, and nests inside writeTx
+ * only with writeTx: the cache follows writeTx's levels, and a raw SAVEPOINT (or bun:sqlite's
+ * transaction()) inside one could roll back a write whose advance the cache kept. A transaction that
+ * writeTx did not open is detected and bypasses the cache.
  */
 
 /** Entries kept per kind; past it the kind is emptied, as a miss only costs the read it saves. */
@@ -40,16 +45,22 @@ class RowCache {
   private dataVersion = -1;
   private readonly dataVersionQuery;
 
-  constructor(sqlite: Database) {
+  constructor(private readonly sqlite: Database) {
     this.dataVersionQuery = sqlite.query<{ data_version: number }, []>("PRAGMA data_version");
   }
 
-  setting<T>(key: string, read: () => T): T {
+  setting<T>(key: string, read: () => T, keep: (value: T) => boolean): T {
     if (this.bypass) return read();
+    if (this.staged.length === 0) {
+      // A transaction writeTx did not open (bun:sqlite's transaction()) may still roll back what a
+      // read would see, so its reads neither trust nor feed the cache.
+      if (this.sqlite.inTransaction) return read();
+      this.checkOtherWriters();
+    }
     // Inside writeTx, its BEGIN IMMEDIATE already checked, and nobody else can commit until it ends.
-    if (this.staged.length === 0) this.checkOtherWriters();
     if (this.settings.has(key)) return this.settings.get(key) as T;
     const value = read();
+    if (!keep(value)) return value;
     if (this.settings.size >= MAX_ENTRIES) this.settings.clear();
     this.settings.set(key, value);
     return value;
@@ -65,7 +76,7 @@ class RowCache {
     if (this.heads.has(key)) return this.heads.get(key) as T;
     const value = read();
     // Staged like an advance: what a transaction reads is only known to be committed once it commits.
-    this.advance(key, value);
+    this.staged[this.staged.length - 1]?.set(key, value);
     return value;
   }
 
@@ -91,10 +102,16 @@ class RowCache {
     }
   }
 
-  /** The level writeTx opened last ended: committed (or released into its parent), or rolled back. */
+  /**
+   * The level writeTx opened last ended: committed (or released into its parent), or rolled back.
+   * A rollback empties the whole cache, not only its level: it is rare (a refused quota, a reused
+   * idempotency key), and if anything had made a head wrong (a write the cache did not see), the
+   * failure it causes (a duplicate audit sequence number) is then a failure once, not on every call.
+   */
   closed(kept: boolean): void {
     const level = this.staged.pop();
-    if (kept && level && !this.bypass) {
+    if (!kept) this.clear();
+    else if (level && !this.bypass) {
       const parent = this.staged[this.staged.length - 1] ?? this.heads;
       if (parent === this.heads && this.heads.size + level.size > MAX_ENTRIES) this.heads.clear();
       for (const [key, value] of level) parent.set(key, value);
@@ -135,10 +152,12 @@ export function rowCacheOf(sqlite: Database): RowCache {
 
 /**
  * A setting row (or anything computed from settings rows alone), read through the cache. `key` must
- * name every input of `read`, e.g. `api-key:${prefix}`.
+ * name every input of `read`, e.g. `api-key:${prefix}`. Only values `keep` accepts are remembered:
+ * callers keyed by what an unauthenticated client sends keep only what was found, so that invented
+ * keys cannot fill the cache and push out the real ones.
  */
-export function cachedSetting<T>(sqlite: Database, key: string, read: () => T): T {
-  return rowCacheOf(sqlite).setting(key, read);
+export function cachedSetting<T>(sqlite: Database, key: string, read: () => T, keep: (value: T) => boolean = () => true): T {
+  return rowCacheOf(sqlite).setting(key, read, keep);
 }
 
 /** A head's current value inside a write transaction: the last advance, or else `read()`. */

@@ -102,7 +102,7 @@ export function issueApiKey(
   });
 }
 
-/** Revokes a key; takes effect on the next request (the row cache drops key rows on every settings change). */
+/** Revokes a key; takes effect on the next request (this transaction, or the CLI's commit, empties the row cache). */
 export function revokeApiKey(ctx: AppContext, args: { tenant: string; keyId: string }, meta: CallMeta): ApiKeyInfo {
   return writeTx(ctx.db, () => {
     const tenant = getTenantRow(ctx.db, args.tenant);

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { AppContext, CallMeta } from "@/context";
 import { ServiceError } from "@/errors";
 import { type Db, openDb, writeTx } from "@/storage/db";
@@ -179,17 +179,21 @@ describe("quota semantics", () => {
     const { tenant } = makeTenant(ctx, { monthlyScreeningQuota: 3 });
     expect(charge(ctx.db, tenant.id, 1, AT)).toEqual({ ok: true, used: 1 });
     // Lowered behind this connection's back, from another connection (as the CLI does from its own process).
-    const cli = openDb(server?.dataDir ?? "", { migrate: false });
-    const lowerTo = (quota: number) => cli.sqlite.run("UPDATE tenants SET monthly_quota = ? WHERE id = ?", [quota, tenant.id]);
-    lowerTo(1);
-    // The remembered room lets the pre-check pass; the charge reads the row and refuses.
-    expect(() => precheckOneScreen(ctx.db, tenant.id, AT)).not.toThrow();
-    expect(charge(ctx.db, tenant.id, 1, AT)).toMatchObject({ ok: false, status: 429, used: 1, limit: 1 });
-    // The refusal is not remembered as room: the pre-check now reads and refuses before any matching.
-    expect(() => precheckOneScreen(ctx.db, tenant.id, AT)).toThrow("used 1 of limit 1");
-    // Raised again: nothing remembered the cap, so the very next pre-check passes.
-    lowerTo(5);
-    cli.close();
+    const cli = openDb(dirname(ctx.db.path), { migrate: false });
+    const setCap = (quota: number) => cli.sqlite.run("UPDATE tenants SET monthly_quota = ? WHERE id = ?", [quota, tenant.id]);
+    try {
+      setCap(1);
+      // The remembered room lets the pre-check pass; the charge sees the new cap (the other
+      // connection's commit emptied the row cache) and refuses.
+      expect(() => precheckOneScreen(ctx.db, tenant.id, AT)).not.toThrow();
+      expect(charge(ctx.db, tenant.id, 1, AT)).toMatchObject({ ok: false, status: 429, used: 1, limit: 1 });
+      // The refusal is not remembered as room: the pre-check now reads and refuses before any matching.
+      expect(() => precheckOneScreen(ctx.db, tenant.id, AT)).toThrow("used 1 of limit 1");
+      // Raised again: nothing remembered the cap, so the very next pre-check passes.
+      setCap(5);
+    } finally {
+      cli.close();
+    }
     expect(() => precheckOneScreen(ctx.db, tenant.id, AT)).not.toThrow();
     // The memory is per month: a new month reads again (and finds room, the counter being new).
     expect(() => precheckOneScreen(ctx.db, tenant.id, new Date("2026-04-01T00:00:00.000Z"))).not.toThrow();

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { dirname } from "node:path";
+import { openDb } from "@/storage/db";
 import { duplicateIds, expectEachDeliveredOnce } from "../helpers/webhook-receiver";
 import { enqueueEvents, outboxStatuses, startWebhookWorld, type WebhookWorld } from "./fixtures";
 
@@ -67,8 +69,14 @@ describe("retries", () => {
   test("a URL that now points at a private address is refused at send time, without a request", async () => {
     world = await startWebhookWorld({ retryDelaysMs: [20], maxAttempts: 2, intervalMs: 25 });
     const { server, receiver, tenant } = world;
-    // The onboarding check passed; the address changed afterwards (as DNS can).
-    server.ctx.db.sqlite.run("UPDATE tenants SET webhook_url = ? WHERE id = ?", ["http://10.66.0.1:9/hook", tenant.tenant.id]);
+    // The onboarding check passed; the address changed afterwards (as DNS can). Written from another
+    // connection: the server's own writes to tenants go through writeTx.
+    const other = openDb(dirname(server.ctx.db.path), { migrate: false });
+    try {
+      other.sqlite.run("UPDATE tenants SET webhook_url = ? WHERE id = ?", ["http://10.66.0.1:9/hook", tenant.tenant.id]);
+    } finally {
+      other.close();
+    }
     const [id] = enqueueEvents(server.ctx, tenant.tenant.id, 1);
     world.wake();
     const w = world;

@@ -75,6 +75,38 @@ describe("settings", () => {
     expect(reads()).toBe(2);
   });
 
+  test("a value `keep` refuses is read again every time", () => {
+    const { read, reads } = countingRead();
+    cachedSetting(pair.db.sqlite, "k", read, (n) => n > 0);
+    cachedSetting(pair.db.sqlite, "k", read, (n) => n > 0);
+    expect(reads()).toBe(2);
+  });
+
+  test("a rolled-back unit empties the cache", async () => {
+    const { read, reads } = countingRead();
+    cachedSetting(pair.db.sqlite, "k", read);
+    await groupCommit(pair.db)
+      .run(() => {
+        throw new Error("refused");
+      }, { recordsOnly: true })
+      .catch(() => undefined);
+    cachedSetting(pair.db.sqlite, "k", read);
+    expect(reads()).toBe(2);
+  });
+
+  test("a read in a transaction writeTx did not open is not kept: that transaction may roll back what it saw", () => {
+    const { read } = countingRead("SELECT max(x) AS n FROM t");
+    pair.db.sqlite.run("INSERT INTO t (x) VALUES (1)");
+    expect(() =>
+      pair.db.sqlite.transaction(() => {
+        writeTx(pair.db, () => pair.db.sqlite.run("INSERT INTO t (x) VALUES (2)"));
+        expect(cachedSetting(pair.db.sqlite, "k", read)).toBe(2);
+        throw new Error("rolled back");
+      })(),
+    ).toThrow("rolled back");
+    expect(cachedSetting(pair.db.sqlite, "k", read)).toBe(1);
+  });
+
   test("a writeTx nested in a transaction it did not open (bun:sqlite's transaction()) neither reads nor fills the cache", () => {
     const { read, reads } = countingRead();
     pair.db.sqlite.transaction(() => {
@@ -125,6 +157,17 @@ describe("heads", () => {
       }, { recordsOnly: true }),
     ).toThrow("rolled back");
     expect(writeTx(pair.db, bump, { recordsOnly: true })).toBe(2);
+  });
+
+  test("a unit that may change anything, in the middle of a batch, leaves the heads exact", async () => {
+    const committer = groupCommit(pair.db);
+    const results = await Promise.all([
+      committer.run(bump, { recordsOnly: true }),
+      committer.run(bump),
+      committer.run(bump, { recordsOnly: true }),
+    ]);
+    expect(results).toEqual([1, 2, 3]);
+    expect(writeTx(pair.db, bump, { recordsOnly: true })).toBe(4);
   });
 
   test("another connection's commit in between is read, not overwritten", () => {
