@@ -2,6 +2,7 @@ import { Database, type Statement } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
+import { oncePer } from "@/lib/once-per";
 import { migrate } from "./migrate";
 import { rowCacheOf } from "./row-cache";
 import * as schema from "./schema";
@@ -73,26 +74,19 @@ interface TxStatements {
   rollbackTo: Statement;
 }
 
-const txStatements = new WeakMap<Database, TxStatements>();
-
-function txStatementsOf(sqlite: Database): TxStatements {
-  let statements = txStatements.get(sqlite);
-  if (!statements) {
-    // query(), not prepare(): query() statements belong to the connection and close() finalizes them.
-    // A prepare()d statement still alive at close() keeps SQLite's connection open, and with it the
-    // -wal and -shm files that a clean close deletes (test/unit/storage/write-tx.test.ts).
-    statements = {
-      begin: sqlite.query("BEGIN IMMEDIATE"),
-      commit: sqlite.query("COMMIT"),
-      rollback: sqlite.query("ROLLBACK"),
-      savepoint: sqlite.query("SAVEPOINT aml_tx"),
-      release: sqlite.query("RELEASE aml_tx"),
-      rollbackTo: sqlite.query("ROLLBACK TO aml_tx"),
-    };
-    txStatements.set(sqlite, statements);
-  }
-  return statements;
-}
+// query(), not prepare(): query() statements belong to the connection and close() finalizes them.
+// A prepare()d statement still alive at close() keeps SQLite's connection open, and with it the
+// -wal and -shm files that a clean close deletes (test/unit/storage/write-tx.test.ts).
+const txStatementsOf = oncePer(
+  (sqlite: Database): TxStatements => ({
+    begin: sqlite.query("BEGIN IMMEDIATE"),
+    commit: sqlite.query("COMMIT"),
+    rollback: sqlite.query("ROLLBACK"),
+    savepoint: sqlite.query("SAVEPOINT aml_tx"),
+    release: sqlite.query("RELEASE aml_tx"),
+    rollbackTo: sqlite.query("ROLLBACK TO aml_tx"),
+  }),
+);
 
 export interface WriteTxOptions {
   /**

@@ -1,3 +1,4 @@
+import { oncePer } from "@/lib/once-per";
 import { type Db, type WriteTxOptions, writeTx } from "./db";
 
 /**
@@ -140,14 +141,5 @@ class Committer implements GroupCommit {
   }
 }
 
-const committers = new WeakMap<Db, Committer>();
-
 /** The group committer of one connection (one per Db, created on first use). */
-export function groupCommit(db: Db): GroupCommit {
-  let committer = committers.get(db);
-  if (!committer) {
-    committer = new Committer(db);
-    committers.set(db, committer);
-  }
-  return committer;
-}
+export const groupCommit: (db: Db) => GroupCommit = oncePer((db: Db) => new Committer(db));

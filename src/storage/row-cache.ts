@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { oncePer } from "@/lib/once-per";
 
 /**
  * Rows the request path would otherwise read on every call, remembered per connection for exactly as
@@ -138,17 +139,8 @@ class RowCache {
   }
 }
 
-const caches = new WeakMap<Database, RowCache>();
-
 /** The row cache of one connection (created on first use). */
-export function rowCacheOf(sqlite: Database): RowCache {
-  let cache = caches.get(sqlite);
-  if (!cache) {
-    cache = new RowCache(sqlite);
-    caches.set(sqlite, cache);
-  }
-  return cache;
-}
+export const rowCacheOf = oncePer((sqlite: Database) => new RowCache(sqlite));
 
 /**
  * A setting row (or anything computed from settings rows alone), read through the cache. `key` must

@@ -1,5 +1,6 @@
 import { ServiceError } from "@/errors";
 import { utcMonth } from "@/lib/clock";
+import { oncePer } from "@/lib/once-per";
 import type { Db } from "@/storage/db";
 import { advanceHead, readHead } from "@/storage/row-cache";
 
@@ -32,14 +33,10 @@ function readState(db: Db, tenantId: string, period: string): { used: number; li
  * commit then refuses with 429. Only room is remembered, never its absence, so a quota raised by the
  * CLI in another process applies to the very next request.
  */
-const roomLeft = new WeakMap<Db, Map<string, string>>();
+const roomLeft = oncePer((_db: Db) => new Map<string, string>());
 
 function remember(db: Db, tenantId: string, period: string, usage: Usage): Usage {
-  let tenants = roomLeft.get(db);
-  if (!tenants) {
-    tenants = new Map();
-    roomLeft.set(db, tenants);
-  }
+  const tenants = roomLeft(db);
   if (usage.remaining >= 1) tenants.set(tenantId, period);
   else tenants.delete(tenantId);
   return usage;
@@ -96,7 +93,7 @@ export function assertQuotaFits(db: Db, tenantId: string, count: number, at: Dat
  * room this month (see roomLeft): on a busy appliance that read cost about 40 µs per request.
  */
 export function precheckOneScreen(db: Db, tenantId: string, at: Date): void {
-  if (roomLeft.get(db)?.get(tenantId) === utcMonth(at)) return;
+  if (roomLeft(db).get(tenantId) === utcMonth(at)) return;
   assertQuotaFits(db, tenantId, 1, at);
 }
 
