@@ -68,10 +68,13 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     // The app enforces per-type limits with problem bodies; this is the hard backstop for chunked uploads.
     maxRequestBodySize: config.maxUploadBytes + 1024 * 1024,
     fetch(request) {
-      const path = new URL(request.url).pathname;
-      if (!storageReady && path !== "/healthz" && path !== "/readyz") {
-        const state = beginRequest(request);
-        return problemResponse(new ServiceError("NOT_READY", "Storage is being migrated; retry shortly."), path, state.correlationId);
+      // The path is parsed only while migrating: once storage is ready, every request goes to the app.
+      if (!storageReady) {
+        const path = new URL(request.url).pathname;
+        if (path !== "/healthz" && path !== "/readyz") {
+          const state = beginRequest(request);
+          return problemResponse(new ServiceError("NOT_READY", "Storage is being migrated; retry shortly."), path, state.correlationId);
+        }
       }
       return app.handle(request);
     },

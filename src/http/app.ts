@@ -64,6 +64,8 @@ export function createApp(deps: HttpDeps) {
       return undefined;
     })
     .onAfterResponse(({ request, set, responseValue }) => {
+      // The entry (a URL parse and an object per request) is built only when it will be written.
+      if (!deps.log.isLevelEnabled("info")) return;
       const state = requestState(request);
       const status = state.status ?? (responseValue instanceof Response ? responseValue.status : Number(set.status ?? 200));
       // Path only: query strings may carry subject names (case search), which never enter logs.

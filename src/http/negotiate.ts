@@ -9,6 +9,8 @@ const JSON_TYPES = ["application/json", "text/json", "text/plain"] as const;
 
 export function negotiateJsonType(accept: string | null): (typeof JSON_TYPES)[number] {
   if (!accept?.trim()) return "application/json";
+  // What fetch, curl and most clients send: answered without parsing the header.
+  if (accept === "*/*" || accept === "application/json") return "application/json";
   const entries = accept.split(",").map((part, index) => {
     const [type = "", ...params] = part.trim().toLowerCase().split(";");
     const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
