@@ -8,7 +8,7 @@ import { WEBHOOK_LOOP } from "./enqueue";
 import type { AttemptRecord, OutboxRow } from "./outbox-rows";
 import { type AttemptResult, claimDue, finishAttempt, reclaimExpired } from "./outbox-store";
 import type { RetryPolicy } from "./schedule";
-import { type FetchFn, type Receiver, sendDelivery } from "./send";
+import { type FetchFn, type PreparedReceiver, prepareReceiver, type Receiver, sendDelivery } from "./send";
 import type { LookupFn } from "./send-target";
 
 export interface DispatcherOptions {
@@ -59,12 +59,17 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
     now: () => ctx.clock.now(),
   };
 
-  /** Each claimed row's tenant receiver as stored now, read once per tenant per round. */
-  function receiversOf(rows: readonly OutboxRow[]): Map<string, Receiver> {
-    const receivers = new Map<string, Receiver>();
+  /**
+   * Each claimed row's tenant receiver as stored now, read and prepared (secret unsealed, URL policy
+   * checked on the resolved addresses) once per tenant per round.
+   */
+  function receiversOf(rows: readonly OutboxRow[]): Map<string, Promise<PreparedReceiver>> {
+    const receivers = new Map<string, Promise<PreparedReceiver>>();
     const read = ctx.db.sqlite.query<Receiver, [string]>("SELECT webhook_url AS webhookUrl, webhook_secret_enc AS webhookSecretEnc FROM tenants WHERE id = ?");
     for (const row of rows) {
-      if (!receivers.has(row.tenant_id)) receivers.set(row.tenant_id, read.get(row.tenant_id) ?? { webhookUrl: null, webhookSecretEnc: null });
+      if (receivers.has(row.tenant_id)) continue;
+      const stored = read.get(row.tenant_id) ?? { webhookUrl: null, webhookSecretEnc: null };
+      receivers.set(row.tenant_id, prepareReceiver(stored, sendDeps));
     }
     return receivers;
   }
@@ -75,8 +80,8 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
   let claimAtOnce = true;
 
   /** POSTs one row; resolves when it is answered, leaving its attempt record to commit in the background. */
-  async function deliver(row: OutboxRow, receiver: Receiver): Promise<void> {
-    const attempt = await sendDelivery(row, receiver, sendDeps);
+  async function deliver(row: OutboxRow, receiver: Promise<PreparedReceiver>): Promise<void> {
+    const attempt = await sendDelivery(row, await receiver, sendDeps);
     const recorded = groupCommit(ctx.db)
       .run(() => finishAttempt(ctx.db, { row, owner, attempt, now: ctx.clock.now(), policy: options.retry }), BOOKKEEPING)
       .then(

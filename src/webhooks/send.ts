@@ -23,8 +23,30 @@ export interface Receiver {
   webhookSecretEnc: string | null;
 }
 
+/** A receiver ready to send to: its secret unsealed and its URL checked against the policy, or why not. */
+export type PreparedReceiver = { ok: true; secret: string; url: URL; loggedUrl: string } | { ok: false; error: string };
+
+/**
+ * Unseals the signing secret and checks the URL policy on the resolved addresses. The dispatcher does
+ * this once per tenant per round, so a round of 20 deliveries to one receiver costs one DNS lookup
+ * and one unsealing, not 20; the check is still made at send time, milliseconds before the POSTs.
+ */
+export async function prepareReceiver(receiver: Receiver, deps: Pick<SendDeps, "secrets" | "urlPolicy" | "lookup" | "timeoutMs">): Promise<PreparedReceiver> {
+  if (!receiver.webhookUrl || !receiver.webhookSecretEnc) return { ok: false, error: "the tenant has no webhook URL or signing secret configured" };
+  let secret: string;
+  try {
+    secret = deps.secrets.open(receiver.webhookSecretEnc);
+  } catch {
+    // Most likely the data folder's master.key is not the one the secret was sealed with.
+    return { ok: false, error: "the tenant's signing secret cannot be unsealed with this data folder's master.key" };
+  }
+  const target = await checkSendTarget(receiver.webhookUrl, deps.urlPolicy, deps.lookup, deps.timeoutMs);
+  if (!target.ok) return { ok: false, error: `refused by the webhook URL policy: ${target.reason}` };
+  return { ok: true, secret, url: target.url, loggedUrl: `${target.url.origin}${target.url.pathname}` };
+}
+
 /** One signed POST of a claimed row. Never throws: every failure becomes the attempt's error. */
-export async function sendDelivery(row: OutboxRow, receiver: Receiver, deps: SendDeps): Promise<AttemptRecord> {
+export async function sendDelivery(row: OutboxRow, receiver: PreparedReceiver, deps: SendDeps): Promise<AttemptRecord> {
   const startedAt = deps.now();
   const t0 = performance.now();
   const done = (statusCode: number | null, error: string | null, url: string | null): AttemptRecord => ({
@@ -35,17 +57,8 @@ export async function sendDelivery(row: OutboxRow, receiver: Receiver, deps: Sen
     url,
   });
 
-  if (!receiver.webhookUrl || !receiver.webhookSecretEnc) return done(null, "the tenant has no webhook URL or signing secret configured", null);
-  let secret: string;
-  try {
-    secret = deps.secrets.open(receiver.webhookSecretEnc);
-  } catch {
-    // Most likely the data folder's master.key is not the one the secret was sealed with.
-    return done(null, "the tenant's signing secret cannot be unsealed with this data folder's master.key", null);
-  }
-  const target = await checkSendTarget(receiver.webhookUrl, deps.urlPolicy, deps.lookup, deps.timeoutMs);
-  if (!target.ok) return done(null, `refused by the webhook URL policy: ${target.reason}`, null);
-  const loggedUrl = `${target.url.origin}${target.url.pathname}`;
+  if (!receiver.ok) return done(null, receiver.error, null);
+  const { secret, url, loggedUrl } = receiver;
 
   const timestamp = Math.floor(deps.now().getTime() / 1000);
   const headers = {
@@ -66,7 +79,7 @@ export async function sendDelivery(row: OutboxRow, receiver: Receiver, deps: Sen
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), deps.timeoutMs);
   try {
-    const response = await deps.fetch(target.url, {
+    const response = await deps.fetch(url, {
       method: "POST",
       headers,
       body: row.payload,

@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { createWebhookDispatcher } from "@/webhooks/dispatcher";
+import { retryPolicy } from "@/webhooks/schedule";
+import type { LookupFn } from "@/webhooks/send-target";
+import { makeTenant } from "../helpers/tenants";
+import { expectEachDeliveredOnce, startWebhookReceiver } from "../helpers/webhook-receiver";
+import { enqueueEvents, memoryContext, outboxStatuses } from "./fixtures";
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe("a dispatcher round", () => {
+  test("resolves and checks each tenant's receiver once per round, not once per delivery", async () => {
+    const ctx = memoryContext();
+    cleanups.push(() => ctx.db.close());
+    const receiver = await startWebhookReceiver();
+    cleanups.push(() => receiver.stop());
+    // A public name, so the URL policy resolves it at send time; the POST itself goes to the
+    // receiver on loopback (the name does not exist outside this test).
+    const port = new URL(receiver.url).port;
+    const tenant = makeTenant(ctx, { webhookUrl: `https://hooks.bank.example:${port}/aml` });
+    receiver.secret = tenant.webhookSigningSecret ?? "";
+
+    const resolved: string[] = [];
+    const lookup: LookupFn = async (hostname) => {
+      resolved.push(hostname);
+      return [{ address: "93.184.216.34" }];
+    };
+    const posted: string[] = [];
+    const toLoopback = (input: string | URL, init: RequestInit) => {
+      const url = new URL(String(input));
+      posted.push(url.hostname);
+      return fetch(`${receiver.url.replace(/\/[^/]*$/, "")}${url.pathname}`, init);
+    };
+    const loop = createWebhookDispatcher(ctx, {
+      retry: retryPolicy({ retryDelaysMs: [10], maxAttempts: 3 }),
+      fetch: toLoopback,
+      lookup,
+      intervalMs: 10,
+      batchSize: 20,
+      leaseMs: 10_000,
+    });
+    const signal = new AbortController().signal;
+
+    const first = enqueueEvents(ctx, tenant.tenant.id, 5);
+    await loop.tick(signal);
+    await loop.settle?.();
+    expect(posted).toEqual(Array(5).fill("hooks.bank.example"));
+    expect(resolved).toEqual(["hooks.bank.example"]);
+
+    // The next round resolves again: a DNS change (or a policy refusal) is seen one round later at most.
+    const second = enqueueEvents(ctx, tenant.tenant.id, 3);
+    await loop.tick(signal);
+    await loop.settle?.();
+    expect(resolved).toEqual(["hooks.bank.example", "hooks.bank.example"]);
+    expectEachDeliveredOnce(receiver, [...first, ...second]);
+    expect(outboxStatuses(ctx, tenant.tenant.id)).toEqual({ delivered: 8 });
+  });
+
+  test("a receiver refused at send time fails every delivery of the round with the policy's reason", async () => {
+    const ctx = memoryContext();
+    cleanups.push(() => ctx.db.close());
+    const tenant = makeTenant(ctx, { webhookUrl: "https://hooks.bank.example/aml" });
+    let resolutions = 0;
+    // The name now points inside the appliance's network, which is not allow-listed.
+    const lookup: LookupFn = async () => {
+      resolutions++;
+      return [{ address: "10.0.0.7" }];
+    };
+    let posts = 0;
+    const loop = createWebhookDispatcher(ctx, {
+      retry: retryPolicy({ retryDelaysMs: [60_000], maxAttempts: 3 }),
+      fetch: () => {
+        posts++;
+        return Promise.resolve(new Response(null, { status: 204 }));
+      },
+      lookup,
+      intervalMs: 10,
+      batchSize: 20,
+      leaseMs: 10_000,
+    });
+    enqueueEvents(ctx, tenant.tenant.id, 4);
+    await loop.tick(new AbortController().signal);
+    await loop.settle?.();
+    expect(resolutions).toBe(1);
+    expect(posts).toBe(0);
+    const errors = ctx.db.sqlite.query<{ error: string }, []>("SELECT DISTINCT error FROM webhook_attempts").all();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.error).toContain("refused by the webhook URL policy: host hooks.bank.example resolves to private address 10.0.0.7");
+    expect(outboxStatuses(ctx, tenant.tenant.id)).toEqual({ pending: 4 });
+  });
+});
