@@ -81,7 +81,7 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
 
   /** POSTs one row; resolves when it is answered, leaving its attempt record to commit in the background. */
   async function deliver(row: OutboxRow, receiver: Promise<PreparedReceiver>): Promise<void> {
-    const attempt = await sendDelivery(row, await receiver, sendDeps);
+    const attempt = await sendDelivery(row, receiver, sendDeps);
     const recorded = groupCommit(ctx.db)
       .run(() => finishAttempt(ctx.db, { row, owner, attempt, now: ctx.clock.now(), policy: options.retry }), BOOKKEEPING)
       .then(

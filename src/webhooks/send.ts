@@ -45,10 +45,19 @@ export async function prepareReceiver(receiver: Receiver, deps: Pick<SendDeps, "
   return { ok: true, secret, url: target.url, loggedUrl: `${target.url.origin}${target.url.pathname}` };
 }
 
-/** One signed POST of a claimed row. Never throws: every failure becomes the attempt's error. */
-export async function sendDelivery(row: OutboxRow, receiver: PreparedReceiver, deps: SendDeps): Promise<AttemptRecord> {
+/**
+ * One signed POST of a claimed row. Never throws: every failure becomes the attempt's error. The
+ * attempt starts before the receiver is ready, so its startedAt and durationMs include the round's
+ * shared DNS lookup, as when each delivery resolved the name itself.
+ */
+export async function sendDelivery(
+  row: OutboxRow,
+  preparing: Promise<PreparedReceiver>,
+  deps: Pick<SendDeps, "timeoutMs" | "fetch" | "now">,
+): Promise<AttemptRecord> {
   const startedAt = deps.now();
   const t0 = performance.now();
+  const receiver = await preparing;
   const done = (statusCode: number | null, error: string | null, url: string | null): AttemptRecord => ({
     startedAt,
     durationMs: performance.now() - t0,
