@@ -5,7 +5,7 @@ import { randomBase62 } from "@/lib/hash";
 import { writeTx } from "@/storage/db";
 import { groupCommit } from "@/storage/group-commit";
 import { WEBHOOK_LOOP } from "./enqueue";
-import type { AttemptRecord, OutboxRow } from "./outbox-rows";
+import type { AttemptRecord, ClaimedRow } from "./outbox-rows";
 import { type AttemptResult, claimDue, finishAttempt, reclaimExpired } from "./outbox-store";
 import type { RetryPolicy } from "./schedule";
 import { type FetchFn, type PreparedReceiver, prepareReceiver, type Receiver, sendDelivery } from "./send";
@@ -28,7 +28,11 @@ export interface DispatcherOptions {
 /**
  * Attempt records go through the group commit as background work: those finishing within 10 ms
  * share one transaction instead of paying for a COMMIT each (per delivery, that cost about as much
- * as the screening's own commit).
+ * as the screening's own commit). They also share one unit of it: the records answered until the
+ * unit runs are written by that unit, so a delivery costs no SAVEPOINT, promise or closure of its
+ * own. Those per-delivery objects lived through the 10 ms wait, long enough to survive young
+ * collections; at 1,600 deliveries/s they were most of what reached the old generation, whose full
+ * collections are the server's longest stalls (docs/benchmarks.md, fifteenth stop).
  *
  * A round does not wait for them. It ends when its POSTs are answered, so the next round can claim
  * while the records are still gathering; a row stays 'delivering' under its lease until its record
@@ -63,7 +67,7 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
    * Each claimed row's tenant receiver as stored now, read and prepared (secret unsealed, URL policy
    * checked on the resolved addresses) once per tenant per round.
    */
-  function receiversOf(rows: readonly OutboxRow[]): Map<string, Promise<PreparedReceiver>> {
+  function receiversOf(rows: readonly ClaimedRow[]): Map<string, Promise<PreparedReceiver>> {
     const receivers = new Map<string, Promise<PreparedReceiver>>();
     const read = ctx.db.sqlite.query<Receiver, [string]>("SELECT webhook_url AS webhookUrl, webhook_secret_enc AS webhookSecretEnc FROM tenants WHERE id = ?");
     for (const row of rows) {
@@ -74,26 +78,57 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
     return receivers;
   }
 
-  /** Attempt records not committed yet (see BOOKKEEPING). */
+  /** Answered attempts whose records no unit has taken yet (see BOOKKEEPING). */
+  let unrecorded: { row: ClaimedRow; attempt: AttemptRecord }[] = [];
+  /** Whether a unit that will take `unrecorded` is already waiting in the group commit. */
+  let unitQueued = false;
+  /** Units not committed yet, for settle(). */
   const recording = new Set<Promise<void>>();
   /** The first round, and one after a full round (a backlog), claims without gathering first. */
   let claimAtOnce = true;
 
-  /** POSTs one row; resolves when it is answered, leaving its attempt record to commit in the background. */
-  async function deliver(row: OutboxRow, receiver: Promise<PreparedReceiver>): Promise<void> {
-    const attempt = await sendDelivery(row, receiver, sendDeps);
+  /**
+   * Queues an answered attempt's record. The unit takes every record answered until it runs. If it
+   * fails, its rows keep their leases and are reclaimed when those expire: those attempts are sent
+   * again then (delivery is at least once), as when one delivery's record failed alone.
+   */
+  function record(row: ClaimedRow, attempt: AttemptRecord): void {
+    unrecorded.push({ row, attempt });
+    if (unitQueued) return;
+    unitQueued = true;
+    let taken: typeof unrecorded | null = null;
     const recorded = groupCommit(ctx.db)
-      .run(() => finishAttempt(ctx.db, { row, owner, attempt, now: ctx.clock.now(), policy: options.retry }), BOOKKEEPING)
+      .run(() => {
+        taken = unrecorded;
+        unrecorded = [];
+        unitQueued = false;
+        const now = ctx.clock.now();
+        return taken.map(({ row, attempt }) => finishAttempt(ctx.db, { row, owner, attempt, now, policy: options.retry }));
+      }, BOOKKEEPING)
       .then(
-        (result) => logOutcome(row, attempt, result),
-        // The row keeps its lease and is reclaimed when it expires; the attempt is sent again then.
-        (error) => ctx.log.error({ err: error, deliveryId: row.id }, "webhook attempt could not be recorded"),
+        (results) => {
+          for (const [i, result] of results.entries()) logOutcome(taken![i]!.row, taken![i]!.attempt, result);
+        },
+        (error) => {
+          if (!taken) {
+            // The unit never ran (its batch's BEGIN failed): what it would have taken is dropped with it.
+            taken = unrecorded;
+            unrecorded = [];
+            unitQueued = false;
+          }
+          ctx.log.error({ err: error, deliveryIds: taken.map(({ row }) => row.id) }, "webhook attempts could not be recorded");
+        },
       );
     recording.add(recorded);
     void recorded.finally(() => recording.delete(recorded));
   }
 
-  function logOutcome(row: OutboxRow, attempt: AttemptRecord, result: AttemptResult): void {
+  /** POSTs one row; resolves when it is answered, leaving its attempt record to commit in the background. */
+  async function deliver(row: ClaimedRow, receiver: Promise<PreparedReceiver>): Promise<void> {
+    record(row, await sendDelivery(row, receiver, sendDeps));
+  }
+
+  function logOutcome(row: ClaimedRow, attempt: AttemptRecord, result: AttemptResult): void {
     const fields = { deliveryId: row.id, tenantId: row.tenant_id, event: row.event, attempt: row.attempts, statusCode: attempt.statusCode };
     if (result === "lease_lost") {
       ctx.log.warn(fields, "webhook lease was reclaimed before this attempt finished; its outcome is not recorded");

@@ -1,6 +1,6 @@
 import { newId } from "@/lib/ids";
 import type { Db } from "@/storage/db";
-import type { AttemptRecord, OutboxRow } from "./outbox-rows";
+import type { AttemptRecord, ClaimedRow, OutboxRow } from "./outbox-rows";
 import { type RetryPolicy, retryDelayMs } from "./schedule";
 
 /**
@@ -20,18 +20,18 @@ function requireTx(db: Db): void {
  * subquery already requires 'pending' in this same transaction), so SQLite looks rows up by primary
  * key instead of scanning every pending row.
  */
-export function claimDue(db: Db, args: { owner: string; now: Date; leaseMs: number; limit: number }): OutboxRow[] {
+export function claimDue(db: Db, args: { owner: string; now: Date; leaseMs: number; limit: number }): ClaimedRow[] {
   requireTx(db);
   const now = args.now.toISOString();
   const leaseExpiresAt = new Date(args.now.getTime() + args.leaseMs).toISOString();
   return db.sqlite
-    .query<OutboxRow, [string, string, string, number]>(
+    .query<ClaimedRow, [string, string, string, number]>(
       `UPDATE webhook_outbox
           SET status = 'delivering', attempts = attempts + 1, lease_owner = ?1, lease_expires_at = ?2
         WHERE id IN (SELECT id FROM webhook_outbox
                       WHERE status = 'pending' AND next_attempt_at <= ?3
                       ORDER BY next_attempt_at LIMIT ?4)
-        RETURNING *`,
+        RETURNING id, tenant_id, event, payload, series, attempts`,
     )
     .all(args.owner, leaseExpiresAt, now, args.limit);
 }
@@ -70,7 +70,7 @@ export type AttemptResult = "delivered" | "retry" | "dead" | "lease_lost";
  */
 export function finishAttempt(
   db: Db,
-  args: { row: OutboxRow; owner: string; attempt: AttemptRecord; now: Date; policy: RetryPolicy },
+  args: { row: Pick<OutboxRow, "id" | "series" | "attempts">; owner: string; attempt: AttemptRecord; now: Date; policy: RetryPolicy },
 ): AttemptResult {
   requireTx(db);
   const { row, attempt } = args;
@@ -104,7 +104,7 @@ export function finishAttempt(
   return result;
 }
 
-function insertAttempt(db: Db, row: OutboxRow, attempt: AttemptRecord): void {
+function insertAttempt(db: Db, row: Pick<OutboxRow, "id" | "series" | "attempts">, attempt: AttemptRecord): void {
   db.sqlite
     .query<unknown, [string, string, number, number, string, number, number | null, string | null, string | null]>(
       `INSERT INTO webhook_attempts (id, outbox_id, series, attempt, started_at, duration_ms, status_code, error, url)

@@ -1,5 +1,5 @@
 import type { SecretBox } from "@/lib/secret-box";
-import type { AttemptRecord, OutboxRow } from "./outbox-rows";
+import type { AttemptRecord, ClaimedRow } from "./outbox-rows";
 import { checkSendTarget, type LookupFn } from "./send-target";
 import { signWebhook } from "./sign";
 import type { UrlPolicy } from "./url-policy";
@@ -51,7 +51,7 @@ export async function prepareReceiver(receiver: Receiver, deps: Pick<SendDeps, "
  * shared DNS lookup, as when each delivery resolved the name itself.
  */
 export async function sendDelivery(
-  row: OutboxRow,
+  row: ClaimedRow,
   preparing: Promise<PreparedReceiver>,
   deps: Pick<SendDeps, "timeoutMs" | "fetch" | "now">,
 ): Promise<AttemptRecord> {

@@ -91,4 +91,49 @@ describe("a dispatcher round", () => {
     expect(errors[0]?.error).toContain("refused by the webhook URL policy: host hooks.bank.example resolves to private address 10.0.0.7");
     expect(outboxStatuses(ctx, tenant.tenant.id)).toEqual({ pending: 4 });
   });
+
+  test("records that cannot be written leave their rows leased for a resend, and later records are written", async () => {
+    const ctx = memoryContext();
+    cleanups.push(() => ctx.db.close());
+    const receiver = await startWebhookReceiver();
+    cleanups.push(() => receiver.stop());
+    const tenant = makeTenant(ctx, { webhookUrl: receiver.url });
+    receiver.secret = tenant.webhookSigningSecret ?? "";
+    let skewMs = 0;
+    ctx.clock = { now: () => new Date(Date.now() + skewMs) };
+    const loop = createWebhookDispatcher(ctx, {
+      retry: retryPolicy({ retryDelaysMs: [10], maxAttempts: 3 }),
+      fetch: (input, init) => fetch(input, init),
+      lookup: async () => [{ address: "127.0.0.1" }],
+      intervalMs: 10,
+      batchSize: 20,
+      leaseMs: 60_000,
+    });
+    const signal = new AbortController().signal;
+
+    // The attempts table refuses writes (as a full disk would): the round's records fail together.
+    ctx.db.sqlite.run("CREATE TEMP TRIGGER refuse_attempts BEFORE INSERT ON webhook_attempts BEGIN SELECT RAISE(ABORT, 'no room'); END");
+    const first = enqueueEvents(ctx, tenant.tenant.id, 3);
+    await loop.tick(signal);
+    await loop.settle?.();
+    expect(receiver.delivered.map((d) => d.deliveryId).sort()).toEqual([...first].sort());
+    expect(outboxStatuses(ctx, tenant.tenant.id)).toEqual({ delivering: 3 });
+
+    // Writes work again: the next round's records are written (the failed unit did not wedge recording).
+    ctx.db.sqlite.run("DROP TRIGGER refuse_attempts");
+    const second = enqueueEvents(ctx, tenant.tenant.id, 2);
+    await loop.tick(signal);
+    await loop.settle?.();
+    expect(outboxStatuses(ctx, tenant.tenant.id)).toEqual({ delivering: 3, delivered: 2 });
+
+    // Once their lease expires, the unrecorded rows are reclaimed and sent again (at least once).
+    skewMs = 60_001;
+    await loop.tick(signal);
+    await loop.settle?.();
+    expect(outboxStatuses(ctx, tenant.tenant.id)).toEqual({ delivered: 5 });
+    expect(receiver.rejected).toEqual([]);
+    const sent = receiver.delivered.map((d) => d.deliveryId);
+    for (const id of first) expect(sent.filter((s) => s === id)).toHaveLength(2);
+    for (const id of second) expect(sent.filter((s) => s === id)).toHaveLength(1);
+  });
 });
