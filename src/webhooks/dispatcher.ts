@@ -103,11 +103,11 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
         unrecorded = [];
         unitQueued = false;
         const now = ctx.clock.now();
-        return taken.map(({ row, attempt }) => finishAttempt(ctx.db, { row, owner, attempt, now, policy: options.retry }));
+        return taken.map(({ row, attempt }) => ({ row, attempt, result: finishAttempt(ctx.db, { row, owner, attempt, now, policy: options.retry }) }));
       }, BOOKKEEPING)
       .then(
-        (results) => {
-          for (const [i, result] of results.entries()) logOutcome(taken![i]!.row, taken![i]!.attempt, result);
+        (outcomes) => {
+          for (const { row, attempt, result } of outcomes) logOutcome(row, attempt, result);
         },
         (error) => {
           if (!taken) {

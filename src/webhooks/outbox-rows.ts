@@ -30,6 +30,9 @@ export interface OutboxRow {
  */
 export type ClaimedRow = Pick<OutboxRow, "id" | "tenant_id" | "event" | "payload" | "series" | "attempts">;
 
+/** Which attempt of which delivery: what finishing an attempt checks (lease compare-and-set) and its record names. */
+export type AttemptOf = Pick<OutboxRow, "id" | "series" | "attempts">;
+
 /** webhook_attempts as stored. */
 export interface AttemptRow {
   id: string;

@@ -1,6 +1,6 @@
 import { newId } from "@/lib/ids";
 import type { Db } from "@/storage/db";
-import type { AttemptRecord, ClaimedRow, OutboxRow } from "./outbox-rows";
+import type { AttemptOf, AttemptRecord, ClaimedRow, OutboxRow } from "./outbox-rows";
 import { type RetryPolicy, retryDelayMs } from "./schedule";
 
 /**
@@ -70,7 +70,7 @@ export type AttemptResult = "delivered" | "retry" | "dead" | "lease_lost";
  */
 export function finishAttempt(
   db: Db,
-  args: { row: Pick<OutboxRow, "id" | "series" | "attempts">; owner: string; attempt: AttemptRecord; now: Date; policy: RetryPolicy },
+  args: { row: AttemptOf; owner: string; attempt: AttemptRecord; now: Date; policy: RetryPolicy },
 ): AttemptResult {
   requireTx(db);
   const { row, attempt } = args;
@@ -104,7 +104,7 @@ export function finishAttempt(
   return result;
 }
 
-function insertAttempt(db: Db, row: Pick<OutboxRow, "id" | "series" | "attempts">, attempt: AttemptRecord): void {
+function insertAttempt(db: Db, row: AttemptOf, attempt: AttemptRecord): void {
   db.sqlite
     .query<unknown, [string, string, number, number, string, number, number | null, string | null, string | null]>(
       `INSERT INTO webhook_attempts (id, outbox_id, series, attempt, started_at, duration_ms, status_code, error, url)

@@ -103,7 +103,7 @@ describe("a dispatcher round", () => {
     ctx.clock = { now: () => new Date(Date.now() + skewMs) };
     const loop = createWebhookDispatcher(ctx, {
       retry: retryPolicy({ retryDelaysMs: [10], maxAttempts: 3 }),
-      fetch: (input, init) => fetch(input, init),
+      fetch,
       lookup: async () => [{ address: "127.0.0.1" }],
       intervalMs: 10,
       batchSize: 20,
