@@ -298,15 +298,20 @@ export function printHttpScreeningBench(r: HttpBenchResult): void {
   const ms = (v: number) => `${v.toFixed(2)} ms`.padStart(10);
   const verdict = (ok: boolean) => (ok ? "meets target" : "MISSES target");
   const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(" ");
-  // The three CPU columns: heading, then width, shared by the header and every row.
+  // The four CPU columns: heading, then width, shared by the header and every row.
   const cpuColumns = [
     ["main busy", 9],
     ["ms/req", 7],
     ["cores", 6],
+    ["idle", 5],
   ] as const;
   const cpuCells = (cells: readonly string[]) => cells.map((cell, i) => cell.padStart(cpuColumns[i]![1])).join(" ");
   const cpu = (c: PhaseCpu | null) =>
-    cpuCells(c ? [`${(c.mainThreadBusy * 100).toFixed(0)}%`, c.mainThreadMsPerRequest.toFixed(3), c.processCores.toFixed(2)] : ["-", "-", "-"]);
+    cpuCells(
+      c
+        ? [`${(c.mainThreadBusy * 100).toFixed(0)}%`, c.mainThreadMsPerRequest.toFixed(3), c.processCores.toFixed(2), c.machineIdleCores.toFixed(2)]
+        : ["-", "-", "-", "-"],
+    );
   // The judged phase's offered rate, exactly as runClients computed it from the same capacity.
   const judgedRate = Math.max(1, Math.round(JUDGED_FRACTION * r.capacity));
   console.log(`HTTP screening bench — ${r.entities.toLocaleString("en")} real entities (lists imported in ${(r.loadMs / 1000).toFixed(1)} s)`);
@@ -327,7 +332,8 @@ export function printHttpScreeningBench(r: HttpBenchResult): void {
   console.log(`  capacity (closed loop): ${r.capacity.toFixed(0)} requests/s. Closed-loop latency is ${r.clients} / throughput by Little's law`);
   console.log(`  (${((r.clients / r.capacity) * 1000).toFixed(1)} ms here), a property of the generator, so the targets are not judged on it.`);
   console.log("  server CPU per phase (from /proc): 'main busy' is the share of the phase the main thread, which runs every request's");
-  console.log("  JavaScript, was on a CPU; 'ms/req' is its CPU per request; 'cores' is the whole server process, every thread.");
+  console.log("  JavaScript, was on a CPU; 'ms/req' is its CPU per request; 'cores' is the whole server process, every thread;");
+  console.log("  'idle' is the whole machine's unused CPUs, in cores (the generator and the receiver count as used).");
   const judged = r.phases.find((p) => p.targetRate === judgedRate);
   if (judged) {
     console.log(`  targets judged on * (open loop at ${Math.round(JUDGED_FRACTION * 100)}% of capacity, ${judged.targetRate}/s, latency timed from each request's due time):`);

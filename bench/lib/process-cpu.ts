@@ -9,6 +9,8 @@ import { readFileSync } from "node:fs";
 export interface CpuSample {
   processMs: number;
   mainThreadMs: number;
+  /** Idle time of the whole machine, every CPU summed (idle + iowait of /proc/stat's first line). */
+  machineIdleMs: number;
 }
 
 /** What a phase cost the server: busy shares of one core, and main-thread milliseconds per request. */
@@ -19,6 +21,12 @@ export interface PhaseCpu {
   processCores: number;
   /** Main-thread CPU per completed request, ms. */
   mainThreadMsPerRequest: number;
+  /**
+   * CPUs of the whole machine that nothing used, in cores. With the main thread near 100% busy and
+   * cores to spare, the one JavaScript thread bounds the capacity, not the machine: work moved off
+   * that thread would raise it.
+   */
+  machineIdleCores: number;
 }
 
 /** Linux reports these times in clock ticks of USER_HZ, which is 100 on every Linux ABI Bun runs on. */
@@ -31,10 +39,17 @@ function statMs(path: string): number {
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 }
 
+/** idle + iowait of the aggregate "cpu" line, in ms. */
+function machineIdleMs(): number {
+  const line = readFileSync("/proc/stat", "utf8").slice(0, 200).split("\n")[0]!;
+  const fields = line.trim().split(/\s+/);
+  return (Number(fields[4]) + Number(fields[5])) * TICK_MS;
+}
+
 /** null where /proc is missing (not Linux) or the process is gone: the bench then prints no CPU columns. */
 export function sampleCpu(pid: number): CpuSample | null {
   try {
-    return { processMs: statMs(`/proc/${pid}/stat`), mainThreadMs: statMs(`/proc/${pid}/task/${pid}/stat`) };
+    return { processMs: statMs(`/proc/${pid}/stat`), mainThreadMs: statMs(`/proc/${pid}/task/${pid}/stat`), machineIdleMs: machineIdleMs() };
   } catch {
     return null;
   }
@@ -47,5 +62,6 @@ export function phaseCpu(before: CpuSample | null, after: CpuSample | null, wall
     mainThreadBusy: main / wallMs,
     processCores: (after.processMs - before.processMs) / wallMs,
     mainThreadMsPerRequest: requests > 0 ? main / requests : Number.NaN,
+    machineIdleCores: (after.machineIdleMs - before.machineIdleMs) / wallMs,
   };
 }
