@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
  * thread alone. The server's main thread runs every request's JavaScript, so its busy share during
  * a phase is the utilisation that queueing latency depends on; the process total adds the threads
  * that work beside it (WAL checkpoints, the HTTP client's sockets, the JIT, the collector's helpers).
+ * The machine's idle time beside them tells whether that thread or the machine is the limit.
  */
 export interface CpuSample {
   processMs: number;
@@ -41,8 +42,8 @@ function statMs(path: string): number {
 
 /** idle + iowait of the aggregate "cpu" line, in ms. */
 function machineIdleMs(): number {
-  const line = readFileSync("/proc/stat", "utf8").slice(0, 200).split("\n")[0]!;
-  const fields = line.trim().split(/\s+/);
+  const text = readFileSync("/proc/stat", "utf8");
+  const fields = text.slice(0, text.indexOf("\n")).trim().split(/\s+/);
   return (Number(fields[4]) + Number(fields[5])) * TICK_MS;
 }
 
