@@ -82,6 +82,14 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
   let unrecorded: { row: ClaimedRow; attempt: AttemptRecord }[] = [];
   /** Whether a unit that will take `unrecorded` is already waiting in the group commit. */
   let unitQueued = false;
+  /** Hands `unrecorded` to the unit that runs (or failed to run) for it; later records queue a new one. */
+  function takeUnrecorded(): typeof unrecorded {
+    const taken = unrecorded;
+    unrecorded = [];
+    unitQueued = false;
+    return taken;
+  }
+
   /** Units not committed yet, for settle(). */
   const recording = new Set<Promise<void>>();
   /** The first round, and one after a full round (a backlog), claims without gathering first. */
@@ -99,9 +107,7 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
     let taken: typeof unrecorded | null = null;
     const recorded = groupCommit(ctx.db)
       .run(() => {
-        taken = unrecorded;
-        unrecorded = [];
-        unitQueued = false;
+        taken = takeUnrecorded();
         const now = ctx.clock.now();
         return taken.map(({ row, attempt }) => ({ row, attempt, result: finishAttempt(ctx.db, { row, owner, attempt, now, policy: options.retry }) }));
       }, BOOKKEEPING)
@@ -110,13 +116,9 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
           for (const { row, attempt, result } of outcomes) logOutcome(row, attempt, result);
         },
         (error) => {
-          if (!taken) {
-            // The unit never ran (its batch's BEGIN failed): what it would have taken is dropped with it.
-            taken = unrecorded;
-            unrecorded = [];
-            unitQueued = false;
-          }
-          ctx.log.error({ err: error, deliveryIds: taken.map(({ row }) => row.id) }, "webhook attempts could not be recorded");
+          // A unit that never ran (its batch's BEGIN failed) drops what it would have taken.
+          const lost = taken ?? takeUnrecorded();
+          ctx.log.error({ err: error, deliveryIds: lost.map(({ row }) => row.id) }, "webhook attempts could not be recorded");
         },
       );
     recording.add(recorded);
