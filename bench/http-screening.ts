@@ -19,34 +19,19 @@
  * The tenant has a webhook receiver (204) so each screen also pays for its outbox row and delivery,
  * as in production; BENCH_NO_HOOK=1 leaves it out to isolate the dispatcher's share.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { openContext } from "../src/bootstrap";
-import { loadConfig } from "../src/config";
-import { createLogger } from "../src/lib/logger";
-import { openDb } from "../src/storage/db";
-import { createTenant } from "../src/tenants/create";
-import { importListFiles, type ListFile } from "../src/watchlists/import";
-import { closedLoop, openLoop, type PhaseResult, type Send } from "./lib/load-gen";
+import { closedLoop, openLoop, type PhaseResult } from "./lib/load-gen";
 import { type PhaseCpu, phaseCpu, sampleCpu } from "./lib/process-cpu";
-import { unlistedNames } from "./lib/queries";
+import { benchNames, outboxCounts, prepareBenchFolder, screenSender, startReceiver, startServerProcess } from "./lib/screening-server";
 
-const ROOT = "/work/shared/watchlists";
 const TARGETS = { p50Ms: 5, p99Ms: 25, bulkMs: 2_000 };
 const WARM_UP_SECONDS = 3;
 const FIXED_RATE = 200;
 /** Open-loop rates as fractions of the closed-loop capacity; the last one is the phase the targets are judged on. */
 const CAPACITY_FRACTIONS = [0.5, 0.75];
 const JUDGED_FRACTION = 0.75;
-
-/** One current file set per source; the snapshots/ folders hold older copies and the EU file is a fictional sample. */
-const SOURCES: Array<{ dir: string; accept: (name: string) => boolean }> = [
-  { dir: "ofac", accept: (n) => /^(sdn|add|alt|sdn_comments|cons_prim|cons_add|cons_alt|cons_comments)\.csv$/.test(n) },
-  { dir: "un", accept: (n) => n === "consolidated.xml" },
-  { dir: "uk", accept: (n) => n === "ConList.xlsx" },
-  { dir: "wikidata", accept: () => true },
-];
 
 interface ClientPlan {
   url: string;
@@ -80,40 +65,10 @@ export interface HttpBenchResult extends ClientReport {
   loadAverage: { before: number[]; after: number[] };
 }
 
-function filesOf(dir: string, accept: (name: string) => boolean): ListFile[] {
-  const out: ListFile[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) {
-      if (name !== "snapshots") out.push(...filesOf(full, accept));
-    } else if (accept(name)) out.push({ name, bytes: readFileSync(full) });
-  }
-  return out;
-}
-
-/**
- * Names to send, alternating: a listed person (a hit; 300 of them, some with their surname first) and
- * a real-world name that matches nothing (the 50,000 yente synthetic negatives, many scripts, each
- * sent once per cycle). Most names a bank screens are new to the server, so the unlisted half must
- * be too: its tokens keep missing the query-expansion cache as production's do.
- */
-function benchNames(listed: readonly string[]): string[] {
-  const step = Math.max(1, Math.floor(listed.length / 300));
-  const hits = listed.filter((_, i) => i % step === 0).slice(0, 300);
-  const misses = unlistedNames();
-  return misses.flatMap((miss, i) => [hits[i % hits.length] ?? miss, miss]);
-}
-
 /** The client process: every phase in order, the open-loop rates derived from the closed-loop capacity. */
 async function runClients(plan: ClientPlan): Promise<ClientReport> {
   const headers = { "content-type": "application/json", "x-api-key": plan.key };
-  let next = 0;
-  const send: Send = async () => {
-    const fullName = plan.names[next++ % plan.names.length] ?? "Jane Roe";
-    const res = await fetch(`${plan.url}/v1/screenings/check`, { method: "POST", headers, body: JSON.stringify({ fullName }) });
-    await res.arrayBuffer();
-    return res.status === 200;
-  };
+  const send = screenSender(plan.url, plan.key, plan.names);
   const pause = () => Bun.sleep(1_000); // lets the webhook backlog of a phase drain before the next one starts
 
   const measured = async (run: () => Promise<PhaseResult>): Promise<MeasuredPhase> => {
@@ -152,62 +107,6 @@ async function runClients(plan: ClientPlan): Promise<ClientReport> {
   };
 }
 
-/** The webhook receiver process: answers 204 to everything, as a receiver on another machine would. */
-function runReceiver(): void {
-  const receiver = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(null, { status: 204 }) });
-  process.stdout.write(`${receiver.port}\n`);
-}
-
-/**
- * Reads a child's output until `pattern` matches what it has written so far; the match's first group.
- * The reader stays locked: the caller releases it or keeps draining it.
- */
-async function readUntil(reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> }, pattern: RegExp, what: string): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`${what} exited before listening:\n${text}`);
-    text += decoder.decode(value, { stream: true });
-    const found = pattern.exec(text)?.[1];
-    if (found !== undefined) return found;
-  }
-}
-
-async function startReceiver(): Promise<{ port: number; stop: () => void }> {
-  const child = Bun.spawn([process.execPath, "run", import.meta.path, "--receiver"], { stdout: "pipe", stderr: "inherit" });
-  const reader = child.stdout.getReader();
-  const port = Number(await readUntil(reader, /^(\d+)\n/, "webhook receiver"));
-  reader.releaseLock();
-  return { port, stop: () => child.kill() };
-}
-
-/** The server under test: `aml serve` in a process of its own, as the appliance runs, on the bench's data folder. */
-async function startServerProcess(dataDir: string): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
-  const child = Bun.spawn(
-    [process.execPath, "run", join(import.meta.dir, "../src/main.ts"), "--data-dir", dataDir, "serve", "--host", "127.0.0.1", "--port", "0", "--log-level", "silent"],
-    { stdout: "ignore", stderr: "pipe", env: { ...process.env, AML_WEBHOOK_ALLOW_PRIVATE: "127.0.0.1" } },
-  );
-  const reader = child.stderr.getReader();
-  const url = await readUntil(reader, /aml listening on (\S+)/, "aml serve");
-  // Keep draining its stderr so a full pipe never blocks the server; it is silent unless something fails.
-  void (async () => {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      process.stderr.write(value);
-    }
-  })();
-  return {
-    url,
-    pid: child.pid,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await child.exited;
-    },
-  };
-}
-
 export async function runHttpScreeningBench(options: { seconds?: number; openSeconds?: number; clients?: number } = {}): Promise<HttpBenchResult> {
   const seconds = options.seconds ?? Number(process.env.BENCH_SECONDS ?? 30);
   const openSeconds = options.openSeconds ?? Number(process.env.BENCH_OPEN_SECONDS ?? Math.min(20, seconds));
@@ -221,43 +120,7 @@ export async function runHttpScreeningBench(options: { seconds?: number; openSec
   const dataDir = mkdtempSync(join(tmpdir(), "aml-bench-http-"));
   const receiver = hook ? await startReceiver() : null;
   try {
-    // Only what the client needs is kept from the parse: the server is another process, and a bench
-    // that ran it in this one made it carry every parsed entity (about 90 MB of heap the appliance
-    // never holds), which doubled its young collections' pauses (docs/benchmarks.md).
-    const loadStarted = performance.now();
-    const persons: string[] = [];
-    let entities = 0;
-    const config = loadConfig({ env: {}, flags: { dataDir, webhooks: { allowPrivateNetworks: ["127.0.0.1"] } } });
-    const ctx = openContext(config, { log: createLogger("silent") });
-    let apiKey: string;
-    try {
-      for (const source of SOURCES) {
-        await importListFiles(ctx.db, filesOf(join(ROOT, source.dir), source.accept), { actor: { type: "system", id: "bench" } }, {
-          onParsed: (lists) => {
-            for (const list of lists) {
-              entities += list.entities.length;
-              for (const entity of list.entities) if (entity.entityType === "person") persons.push(entity.primaryName);
-            }
-          },
-        });
-      }
-      ({ apiKey } = createTenant(
-        ctx,
-        {
-          name: "Bench Bank",
-          slug: `bench-${process.pid}`,
-          contactEmail: "bench@bank.example",
-          plan: "enterprise",
-          enabledLists: ["OFAC", "EU", "UK", "UN", "WIKIDATA"],
-          ...(receiver ? { webhookUrl: `http://127.0.0.1:${receiver.port}/hook` } : {}),
-        },
-        { actor: { type: "system", id: "bench" } },
-      ));
-    } finally {
-      ctx.db.close();
-    }
-    const loadMs = performance.now() - loadStarted;
-
+    const { apiKey, persons, entities, loadMs } = await prepareBenchFolder(dataDir, receiver ? `http://127.0.0.1:${receiver.port}/hook` : null);
     const server = await startServerProcess(dataDir);
     try {
       const planFile = join(dataDir, "plan.json");
@@ -275,22 +138,6 @@ export async function runHttpScreeningBench(options: { seconds?: number; openSec
   } finally {
     receiver?.stop();
     rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
-/** Read while the server still runs; without the migration check, which takes the write lock once per migration. */
-function outboxCounts(dataDir: string): { delivered: number; other: number } {
-  const db = openDb(dataDir, { migrate: false });
-  try {
-    return (
-      db.sqlite
-        .query<{ delivered: number; other: number }, []>(
-          "SELECT coalesce(sum(status = 'delivered'), 0) AS delivered, coalesce(sum(status <> 'delivered'), 0) AS other FROM webhook_outbox",
-        )
-        .get() ?? { delivered: 0, other: 0 }
-    );
-  } finally {
-    db.close();
   }
 }
 
@@ -356,8 +203,6 @@ if (import.meta.main) {
   if (at >= 0) {
     const plan = JSON.parse(readFileSync(process.argv[at + 1] ?? "", "utf8")) as ClientPlan;
     process.stdout.write(JSON.stringify(await runClients(plan)));
-  } else if (process.argv.includes("--receiver")) {
-    runReceiver();
   } else {
     printHttpScreeningBench(await runHttpScreeningBench());
   }

@@ -27,6 +27,13 @@ function listFiles(dir: string, accept: (name: string) => boolean): { name: stri
   return out;
 }
 
+/** The real list files, one set per source (OFAC, UN, UK, Wikidata), as the importers take them. */
+export function realListFileSets(root = WATCHLIST_ROOT): { name: string; bytes: Uint8Array }[][] {
+  return Object.entries(FILES)
+    .map(([dir, accept]) => listFiles(join(root, dir), accept))
+    .filter((files) => files.length > 0);
+}
+
 export interface LoadedLists {
   readonly lists: ParsedList[];
   readonly entities: WatchlistEntity[];
@@ -36,10 +43,7 @@ export interface LoadedLists {
 /** Parses the real list files in place (never copied) with the project's importers. */
 export async function loadRealLists(root = WATCHLIST_ROOT): Promise<LoadedLists> {
   const lists: ParsedList[] = [];
-  for (const [dir, accept] of Object.entries(FILES)) {
-    const files = listFiles(join(root, dir), accept);
-    if (files.length > 0) lists.push(...(await parseListFiles(files)));
-  }
+  for (const files of realListFileSets(root)) lists.push(...(await parseListFiles(files)));
   const publishedAt: Partial<Record<SourceList, string | null>> = {};
   for (const l of lists) publishedAt[l.source] = l.publishedAt;
   return { lists, entities: lists.flatMap((l) => l.entities), publishedAt };
