@@ -5,7 +5,7 @@
 BUN := node_modules/.bin/bun
 STAMP := node_modules/.install-stamp
 
-.PHONY: install run test build check typecheck lint bench eval smoke clean
+.PHONY: install run test build check typecheck lint bench bench-ab eval smoke clean
 
 install: $(STAMP)
 
@@ -33,6 +33,11 @@ check: typecheck lint test
 
 bench: install
 	$(BUN) run bench/run.ts
+
+# Two builds of the server compared in alternating windows: make bench-ab A=main B=HEAD (refs or source trees).
+bench-ab: install
+	@test -n "$(A)" -a -n "$(B)" || (echo "usage: make bench-ab A=<ref or tree> B=<ref or tree> [AB_RATE=1700|closed AB_SECONDS=10 AB_ROUNDS=8]" && exit 2)
+	$(BUN) run bench/ab.ts "$(A)" "$(B)"
 
 eval: install
 	$(BUN) run test/eval/run.ts
