@@ -24,6 +24,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { closedLoop, openLoop, type PhaseResult } from "./lib/load-gen";
 import { phaseCpu, sampleCpu } from "./lib/process-cpu";
+import { signTestP } from "./lib/stats";
 import {
   benchNames,
   isProjectTree,
@@ -151,12 +152,12 @@ function printSummary(plan: Plan, windows: Window[], webhooks: { label: string; 
     ["p50", (w) => w.p50, (d) => `${d.toFixed(2)} ms`],
     ["p99", (w) => w.p99, (d) => `${d.toFixed(2)} ms`],
   ];
-  console.log("  paired differences, B - A (median; pairs where B was lower / higher):");
+  console.log("  paired differences, B - A (median; pairs where B was lower / higher; sign test p):");
   for (const [name, value, show] of quantities) {
     const diffs = pairs.map(([x, y]) => value(y) - value(x));
     const lower = diffs.filter((d) => d < 0).length;
     const higher = diffs.filter((d) => d > 0).length;
-    console.log(`    ${name.padEnd(10)} ${show(median(diffs)).padStart(14)}   ${lower} lower / ${higher} higher`);
+    console.log(`    ${name.padEnd(10)} ${show(median(diffs)).padStart(14)}   ${lower} lower / ${higher} higher   p = ${signTestP(lower, higher).toFixed(3)}`);
   }
   for (const w of webhooks) console.log(`  ${w.label}: webhook events delivered ${w.delivered}, not (yet) delivered ${w.other}`);
 }

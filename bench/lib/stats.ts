@@ -56,3 +56,20 @@ export function peakRssMiB(): number {
   }
   return process.resourceUsage().maxRSS / 1024;
 }
+
+/**
+ * Two-sided sign test over paired comparisons: the chance of a split at least this uneven (this
+ * many pairs lower, this many higher; ties left out) if either way were equally likely in each pair.
+ */
+export function signTestP(lower: number, higher: number): number {
+  const n = lower + higher;
+  if (n === 0) return 1;
+  const k = Math.min(lower, higher);
+  let tail = 0;
+  let choose = 1; // C(n, i)
+  for (let i = 0; i <= k; i++) {
+    tail += choose;
+    choose = (choose * (n - i)) / (i + 1);
+  }
+  return Math.min(1, (2 * tail) / 2 ** n);
+}
