@@ -146,7 +146,7 @@ function printSummary(plan: Plan, windows: Window[], webhooks: { label: string; 
   const b = of("B");
   const pairs = a.map((x, i) => [x, b[i]] as const).filter((pair): pair is readonly [Window, Window] => pair[1] !== undefined);
   const quantities: Array<[string, (w: Window) => number, (d: number) => string]> = [
-    ["req/s", (w) => w.throughput, (d) => d.toFixed(0)],
+    ["req/s", (w) => w.throughput, (d) => (Math.round(d) || 0).toFixed(0)],
     ["main busy", (w) => w.busy * 100, (d) => `${d.toFixed(1)} points`],
     ["ms/req", (w) => w.msPerRequest, (d) => `${d.toFixed(3)} ms`],
     ["p50", (w) => w.p50, (d) => `${d.toFixed(2)} ms`],
@@ -200,7 +200,14 @@ async function main(): Promise<void> {
   } finally {
     for (const server of servers) await server.stop();
     receiver?.stop();
-    for (const tree of trees) tree.remove();
+    for (const tree of trees) {
+      try {
+        tree.remove();
+      } catch (error) {
+        // Left for `git worktree prune`; the comparison's result stands.
+        console.error(`could not remove a temporary worktree: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
     rmSync(scratch, { recursive: true, force: true });
   }
 }
