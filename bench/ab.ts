@@ -19,18 +19,19 @@
  * Prints each window and, per quantity, the median of the pairs' differences (B - A) and how many
  * pairs went each way. It asserts nothing; see docs/benchmarks.md ("Comparing two builds").
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { closedLoop, openLoop, type PhaseResult } from "./lib/load-gen";
-import { phaseCpu, sampleCpu } from "./lib/process-cpu";
+import { closedLoop, openLoop } from "./lib/load-gen";
+import { measuredPhase } from "./lib/process-cpu";
 import { signTestP } from "./lib/stats";
 import {
   benchNames,
-  isProjectTree,
+  clientPlan,
   outboxCounts,
   PROJECT_ROOT,
   prepareBenchFolder,
+  runClientProcess,
   type ServerProcess,
   screenSender,
   startReceiver,
@@ -48,6 +49,7 @@ interface Side {
   name: string;
   url: string;
   pid: number;
+  dataDir: string;
 }
 
 interface Plan {
@@ -74,22 +76,20 @@ interface Window {
 
 /** The client process: warm each side up, then the windows, alternating which side goes first. */
 async function runClient(plan: Plan): Promise<Window[]> {
-  const senders = new Map(plan.sides.map((side) => [side.label, screenSender(side.url, plan.key, plan.names)]));
-  const send = (side: Side) => senders.get(side.label)!;
-  for (const side of plan.sides) {
-    await closedLoop("warm-up", send(side), CLIENTS, WARM_UP_SECONDS);
+  const sides = plan.sides.map((side) => ({ ...side, send: screenSender(side.url, plan.key, plan.names) }));
+  for (const side of sides) {
+    await closedLoop("warm-up", side.send, CLIENTS, WARM_UP_SECONDS);
     await Bun.sleep(PAUSE_MS);
   }
   const windows: Window[] = [];
   for (let round = 0; round < plan.rounds; round++) {
-    const order = round % 2 === 0 ? plan.sides : [...plan.sides].reverse();
+    const order = round % 2 === 0 ? sides : [...sides].reverse();
     for (const side of order) {
-      const before = sampleCpu(side.pid);
-      const phase: PhaseResult =
-        plan.rate === null
-          ? await closedLoop(side.label, send(side), CLIENTS, plan.seconds)
-          : await openLoop(side.label, send(side), CLIENTS, plan.rate, plan.seconds);
-      const cpu = phaseCpu(before, sampleCpu(side.pid), phase.seconds * 1000, phase.requests);
+      const rate = plan.rate;
+      const phase = await measuredPhase(side.pid, () =>
+        rate === null ? closedLoop(side.label, side.send, CLIENTS, plan.seconds) : openLoop(side.label, side.send, CLIENTS, rate, plan.seconds),
+      );
+      const cpu = phase.serverCpu;
       const window: Window = {
         round,
         label: side.label,
@@ -110,6 +110,11 @@ async function runClient(plan: Plan): Promise<Window[]> {
 
 function formatWindow(w: Window): string {
   return `  round ${String(w.round + 1).padStart(2)}  ${w.label}  ${w.throughput.toFixed(0).padStart(6)} req/s  p50 ${w.p50.toFixed(2).padStart(7)} ms  p99 ${w.p99.toFixed(2).padStart(7)} ms  errors ${w.errors}  main busy ${(w.busy * 100).toFixed(1).padStart(5)}%  ${w.msPerRequest.toFixed(3)} ms/req`;
+}
+
+/** Whether `dir` is a project tree a server can run from. */
+function isProjectTree(dir: string): boolean {
+  return existsSync(join(dir, "src/main.ts"));
 }
 
 /** A source tree for `name`: the path itself, or a temporary worktree of the ref with this tree's node_modules. */
@@ -186,17 +191,13 @@ async function main(): Promise<void> {
       cpSync(folder, dataDir, { recursive: true });
       const server = await startServerProcess(dataDir, trees[i]!.root);
       servers.push(server);
-      sides.push({ label, name: i === 0 ? nameA : nameB, url: server.url, pid: server.pid });
+      sides.push({ label, name: i === 0 ? nameA : nameB, url: server.url, pid: server.pid, dataDir });
     }
     const plan: Plan = { key: apiKey, names: benchNames(persons), rate, seconds, rounds, sides };
-    const planFile = join(scratch, "plan.json");
-    writeFileSync(planFile, JSON.stringify(plan));
-    const child = Bun.spawn([process.execPath, "run", import.meta.path, "--client", planFile], { stdout: "pipe", stderr: "inherit" });
-    const [out, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
-    if (code !== 0) throw new Error(`A/B client exited with ${code}`);
+    const windows = await runClientProcess<Window[]>(import.meta.path, join(scratch, "plan.json"), plan);
     await Bun.sleep(2_000); // the last window's deliveries
-    const webhooks = sides.map((side) => ({ label: side.label, ...outboxCounts(join(scratch, `data-${side.label}`)) }));
-    printSummary(plan, JSON.parse(out) as Window[], webhooks);
+    const webhooks = sides.map((side) => ({ label: side.label, ...outboxCounts(side.dataDir) }));
+    printSummary(plan, windows, webhooks);
   } finally {
     for (const server of servers) await server.stop();
     receiver?.stop();
@@ -213,11 +214,7 @@ async function main(): Promise<void> {
 }
 
 if (import.meta.main) {
-  const at = process.argv.indexOf("--client");
-  if (at >= 0) {
-    const plan = JSON.parse(readFileSync(process.argv[at + 1] ?? "", "utf8")) as Plan;
-    process.stdout.write(JSON.stringify(await runClient(plan)));
-  } else {
-    await main();
-  }
+  const plan = clientPlan<Plan>();
+  if (plan) process.stdout.write(JSON.stringify(await runClient(plan)));
+  else await main();
 }

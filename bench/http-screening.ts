@@ -19,12 +19,21 @@
  * The tenant has a webhook receiver (204) so each screen also pays for its outbox row and delivery,
  * as in production; BENCH_NO_HOOK=1 leaves it out to isolate the dispatcher's share.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { closedLoop, openLoop, type PhaseResult } from "./lib/load-gen";
-import { type PhaseCpu, phaseCpu, sampleCpu } from "./lib/process-cpu";
-import { benchNames, outboxCounts, prepareBenchFolder, screenSender, startReceiver, startServerProcess } from "./lib/screening-server";
+import { measuredPhase, type PhaseCpu } from "./lib/process-cpu";
+import {
+  benchNames,
+  clientPlan,
+  outboxCounts,
+  prepareBenchFolder,
+  runClientProcess,
+  screenSender,
+  startReceiver,
+  startServerProcess,
+} from "./lib/screening-server";
 
 const TARGETS = { p50Ms: 5, p99Ms: 25, bulkMs: 2_000 };
 const WARM_UP_SECONDS = 3;
@@ -71,11 +80,7 @@ async function runClients(plan: ClientPlan): Promise<ClientReport> {
   const send = screenSender(plan.url, plan.key, plan.names);
   const pause = () => Bun.sleep(1_000); // lets the webhook backlog of a phase drain before the next one starts
 
-  const measured = async (run: () => Promise<PhaseResult>): Promise<MeasuredPhase> => {
-    const before = sampleCpu(plan.serverPid);
-    const phase = await run();
-    return { ...phase, serverCpu: phaseCpu(before, sampleCpu(plan.serverPid), phase.seconds * 1000, phase.requests) };
-  };
+  const measured = (run: () => Promise<PhaseResult>): Promise<MeasuredPhase> => measuredPhase(plan.serverPid, run);
 
   await closedLoop("warm-up", send, plan.clients, WARM_UP_SECONDS);
   await pause();
@@ -123,13 +128,8 @@ export async function runHttpScreeningBench(options: { seconds?: number; openSec
     const { apiKey, persons, entities, loadMs } = await prepareBenchFolder(dataDir, receiver ? `http://127.0.0.1:${receiver.port}/hook` : null);
     const server = await startServerProcess(dataDir);
     try {
-      const planFile = join(dataDir, "plan.json");
       const plan: ClientPlan = { url: server.url, serverPid: server.pid, key: apiKey, names: benchNames(persons), seconds, openSeconds, clients, extraRates };
-      writeFileSync(planFile, JSON.stringify(plan));
-      const child = Bun.spawn([process.execPath, "run", import.meta.path, "--client", planFile], { stdout: "pipe", stderr: "inherit" });
-      const [out, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
-      if (code !== 0) throw new Error(`bench client exited with ${code}`);
-      const report = JSON.parse(out) as ClientReport;
+      const report = await runClientProcess<ClientReport>(import.meta.path, join(dataDir, "plan.json"), plan);
       await Bun.sleep(hook ? 2_000 : 0); // the bulk's 1,000 events
       return { ...report, entities, loadMs, clients, webhooks: { enabled: hook, ...outboxCounts(dataDir) }, loadAverage: { before, after: loadavg() } };
     } finally {
@@ -199,11 +199,7 @@ export function printHttpScreeningBench(r: HttpBenchResult): void {
 }
 
 if (import.meta.main) {
-  const at = process.argv.indexOf("--client");
-  if (at >= 0) {
-    const plan = JSON.parse(readFileSync(process.argv[at + 1] ?? "", "utf8")) as ClientPlan;
-    process.stdout.write(JSON.stringify(await runClients(plan)));
-  } else {
-    printHttpScreeningBench(await runHttpScreeningBench());
-  }
+  const plan = clientPlan<ClientPlan>();
+  if (plan) process.stdout.write(JSON.stringify(await runClients(plan)));
+  else printHttpScreeningBench(await runHttpScreeningBench());
 }

@@ -66,3 +66,10 @@ export function phaseCpu(before: CpuSample | null, after: CpuSample | null, wall
     machineIdleCores: (after.machineIdleMs - before.machineIdleMs) / wallMs,
   };
 }
+
+/** Runs a load phase and adds what it cost the server `pid` (serverCpu null where /proc cannot be read). */
+export async function measuredPhase<P extends { seconds: number; requests: number }>(pid: number, run: () => Promise<P>): Promise<P & { serverCpu: PhaseCpu | null }> {
+  const before = sampleCpu(pid);
+  const phase = await run();
+  return { ...phase, serverCpu: phaseCpu(before, sampleCpu(pid), phase.seconds * 1000, phase.requests) };
+}

@@ -3,7 +3,7 @@
  * under test as `aml serve` in a process of its own, the tenant's webhook receiver in another, the
  * names the clients send and the request that sends one.
  */
-import { readdirSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openContext } from "../../src/bootstrap";
 import { loadConfig } from "../../src/config";
@@ -168,11 +168,21 @@ export function outboxCounts(dataDir: string): { delivered: number; other: numbe
   }
 }
 
-/** Whether `dir` is a project tree a server can run from. */
-export function isProjectTree(dir: string): boolean {
-  try {
-    return readdirSync(join(dir, "src")).includes("main.ts");
-  } catch {
-    return false;
-  }
+/**
+ * Runs `script` again as the load-generating client, in a process of its own so its CPU is not the
+ * caller's: writes `plan` to `planFile`, passes it with `--client`, and parses what the client prints
+ * on stdout (its stderr is passed through).
+ */
+export async function runClientProcess<R>(script: string, planFile: string, plan: unknown): Promise<R> {
+  writeFileSync(planFile, JSON.stringify(plan));
+  const child = Bun.spawn([process.execPath, "run", script, "--client", planFile], { stdout: "pipe", stderr: "inherit" });
+  const [out, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+  if (code !== 0) throw new Error(`bench client exited with ${code}`);
+  return JSON.parse(out) as R;
+}
+
+/** In the client process (`--client <plan file>`), the plan runClientProcess wrote; otherwise null. */
+export function clientPlan<P>(): P | null {
+  const at = process.argv.indexOf("--client");
+  return at >= 0 ? (JSON.parse(readFileSync(process.argv[at + 1] ?? "", "utf8")) as P) : null;
 }
