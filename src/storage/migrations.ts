@@ -3,6 +3,7 @@ import m0001 from "../../migrations/0001_watchlists.sql" with { type: "text" };
 import m0002 from "../../migrations/0002_webhooks.sql" with { type: "text" };
 import m0003 from "../../migrations/0003_screenings.sql" with { type: "text" };
 import m0004 from "../../migrations/0004_fewer_index_writes.sql" with { type: "text" };
+import m0005 from "../../migrations/0005_no_replace.sql" with { type: "text" };
 
 /**
  * Every SQL migration, in order, embedded in the binary as text. A test checks that each file in
@@ -14,4 +15,5 @@ export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ name: string; sql: string }> =
   { name: "0002_webhooks", sql: m0002 },
   { name: "0003_screenings", sql: m0003 },
   { name: "0004_fewer_index_writes", sql: m0004 },
+  { name: "0005_no_replace", sql: m0005 },
 ];

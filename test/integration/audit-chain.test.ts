@@ -125,6 +125,21 @@ describe("what the chain records", () => {
     expect(() => sqlite.run("DELETE FROM audit_log WHERE chain = ?", [tenant.tenant.id])).toThrow("audit_log is append-only");
     expect(verifyAuditChain(server.ctx.db, tenant.tenant.id)).toMatchObject({ intact: true, entriesChecked: 5 });
   });
+
+  test("the table refuses a replace of an entry, whether it meets the id or the (chain, seq) position", () => {
+    const { tenant, rows } = busyTenant();
+    const sqlite = server.ctx.db.sqlite;
+    const target = rows[2] as AuditRow;
+    const columns = "chain, seq, at, action, target_type, target_id, actor_type, actor_id, correlation_id, prev_hash, hash";
+    // Same id, other details; then a new id at the same (chain, seq).
+    expect(() =>
+      sqlite.run(`INSERT OR REPLACE INTO audit_log (id, details, ${columns}) SELECT id, '{}', ${columns} FROM audit_log WHERE id = ?`, [target.id]),
+    ).toThrow("audit_log is append-only");
+    expect(() =>
+      sqlite.run(`REPLACE INTO audit_log (id, details, ${columns}) SELECT 'forged-id', '{}', ${columns} FROM audit_log WHERE id = ?`, [target.id]),
+    ).toThrow("audit_log is append-only");
+    expect(verifyAuditChain(server.ctx.db, tenant.tenant.id)).toMatchObject({ intact: true, entriesChecked: 5 });
+  });
 });
 
 describe("tampering is detected", () => {

@@ -48,6 +48,22 @@ describe("immutability", () => {
     expect(row?.decision).not.toBe("Clear");
   });
 
+  test("the database refuses INSERT OR REPLACE and REPLACE INTO over a stored screening, on any connection", () => {
+    const db = world.lists.server.ctx.db.sqlite;
+    const before = db.query<Record<string, unknown>, [string]>("SELECT * FROM screenings WHERE id = ?").get(screeningId);
+    // The same row, rewritten as Clear: REPLACE deletes the old row without firing DELETE triggers.
+    const rewrite = (verb: string) =>
+      db.run(
+        `${verb} screenings SELECT id, tenant_id, created_at, correlation_id, user_reference, subject, options, snapshot_id,
+           list_versions, 'Clear', 0, 0, 0, 'Low', NULL, '[]', '[]', 0, '[]', suppressed_matches, adverse_media_status,
+           rescreen_of, origin, charged FROM screenings WHERE id = ?`,
+        [screeningId],
+      );
+    expect(() => rewrite("INSERT OR REPLACE INTO")).toThrow("a screening is immutable once written");
+    expect(() => rewrite("REPLACE INTO")).toThrow("a screening is immutable once written");
+    expect(db.query<Record<string, unknown>, [string]>("SELECT * FROM screenings WHERE id = ?").get(screeningId)).toEqual(before);
+  });
+
   test("each screening has one case, open unless the screening is Clear", async () => {
     const clear = json<{ id: string }>(await world.post("/v1/screenings/check", { fullName: "Penelope Whitcombe-Arden" })).id;
     const db = world.lists.server.ctx.db.sqlite;

@@ -66,6 +66,13 @@ describe("list versions", () => {
     expect(() => db.sqlite.run("UPDATE list_entities SET data = '{}' WHERE version_id = ?", [id])).toThrow(/immutable/);
     expect(() => db.sqlite.run("DELETE FROM list_entities WHERE version_id = ?", [id])).toThrow(/kept/);
     expect(() => db.sqlite.run("DELETE FROM list_snapshots")).toThrow(/kept/);
+    // REPLACE deletes without firing DELETE triggers: the inserts themselves are refused.
+    expect(() => db.sqlite.run("INSERT OR REPLACE INTO list_versions SELECT * FROM list_versions WHERE id = ?", [id])).toThrow(/immutable/);
+    expect(() => db.sqlite.run("REPLACE INTO list_entities SELECT * FROM list_entities WHERE version_id = ? LIMIT 1", [id])).toThrow(/immutable/);
+    expect(() =>
+      db.sqlite.run("INSERT INTO list_entities (version_id, ordinal, external_id, content_hash, data) VALUES (?, 1000000, 'x', 'x', '{}')", [id]),
+    ).toThrow(/immutable/);
+    expect(() => db.sqlite.run("INSERT OR REPLACE INTO list_snapshots SELECT * FROM list_snapshots")).toThrow(/immutable/);
   });
 
   test("a file that fails to parse leaves the serving snapshot unchanged and names the file", async () => {
