@@ -34,7 +34,8 @@ export function resolveOptions(profile: Partial<RiskProfileOptions> = {}, overri
   for (const [key, value] of Object.entries(overrides)) {
     if (value !== null && value !== undefined) (merged as Record<string, unknown>)[key] = value;
   }
-  const checked = Schema.parse(merged);
+  // The loosening policy is the profile's rule about requests, not an option a screen runs with.
+  const { looseningAllowed: _policy, ...checked } = Schema.parse(merged);
   return {
     ...checked,
     lists: checked.lists ?? PRESET_LISTS[checked.coveragePreset],

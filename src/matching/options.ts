@@ -60,6 +60,10 @@ const fields = {
   dobMismatchHighScoreThreshold: z.number().min(0.5).max(1).describe("Name score (0.5–1) from which dobMismatchSurfacing keeps a mismatching match. Default 0.95."),
 };
 
+/** The spec's option names, each overridable per request. */
+export type SpecOptionName = keyof typeof fields;
+const optionName = z.enum(Object.keys(fields) as [SpecOptionName, ...SpecOptionName[]]);
+
 export const RiskProfileOptions = z
   .object({
     threshold: fields.threshold.default(DEFAULT_OPTIONS.threshold),
@@ -85,6 +89,12 @@ export const RiskProfileOptions = z
       .nullable()
       .default(DEFAULT_OPTIONS.homeCountry)
       .describe("The tenant's home country (ISO 3166-1 alpha-2): PEP positions there are Domestic, elsewhere Foreign. Default null (no Domestic tier)."),
+    looseningAllowed: z
+      .array(optionName)
+      .default([])
+      .describe(
+        "Options a request may set LOOSER than this profile (a higher threshold, fewer lists or PEP tiers, exactMatch on, phonetic off...). A request may always make a screen stricter; a looser value of an option not named here is refused with 400. Default [] (requests can only tighten).",
+      ),
   })
   .strict()
   .describe("Risk profile: matching options of a tenant.");
@@ -99,7 +109,7 @@ export const RiskProfileOverrides = z
   .describe("Per-request screening options; each overrides the tenant's risk profile, null keeps it.");
 export type RiskProfileOverrides = z.output<typeof RiskProfileOverrides>;
 
-export const SPEC_OPTION_NAMES = Object.keys(fields) as (keyof typeof fields)[];
+export const SPEC_OPTION_NAMES = Object.keys(fields) as SpecOptionName[];
 
 /** The profile with defaults filled in. */
 export function defaultProfile(): RiskProfileOptions {

@@ -6,7 +6,8 @@ import { parseFormOptions } from "@/matching/options-form";
 /**
  * Options typed on a command line as key=value pairs ("threshold=0.9", "lists=OFAC,UN",
  * "pepTiers=PEP1,PEP2", "maxDataAgeDays=null"), converted by the same rules as multipart upload
- * fields. homeCountry is a profile setting, not a per-request option, so only profiles accept it.
+ * fields. homeCountry and looseningAllowed are profile settings, not per-request options, so only
+ * profiles accept them.
  */
 export function splitPairs(pairs: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -27,13 +28,21 @@ export function overridesFromPairs(pairs: readonly string[]): RiskProfileOverrid
   return parsed.data;
 }
 
-/** The current profile with the pairs applied; "null" sets a nullable field to null. Validated by the caller. */
+/**
+ * The current profile with the pairs applied; "null" sets a nullable field to null. Validated by the
+ * caller. `looseningAllowed=threshold,lists` names the options requests may loosen ("" or "none":
+ * none).
+ */
 export function profileWithPairs(current: RiskProfileOptions, pairs: readonly string[]): Record<string, unknown> {
-  const { homeCountry, ...rest } = splitPairs(pairs);
+  const { homeCountry, looseningAllowed, ...rest } = splitPairs(pairs);
   const next: Record<string, unknown> = { ...current, ...overridesFromPairs(Object.entries(rest).map(([k, v]) => `${k}=${v}`)) };
   if (homeCountry !== undefined) {
     const value = homeCountry.trim();
     next.homeCountry = value === "" || value.toLowerCase() === "null" ? null : value.toUpperCase();
+  }
+  if (looseningAllowed !== undefined) {
+    const names = looseningAllowed.split(",").map((name) => name.trim()).filter((name) => name !== "");
+    next.looseningAllowed = names.length === 1 && names[0]?.toLowerCase() === "none" ? [] : names;
   }
   return next;
 }

@@ -1,5 +1,6 @@
 import { ServiceError } from "@/errors";
 import type { RiskProfileOverrides } from "@/matching/options";
+import { looseningIssues } from "@/matching/options-policy";
 import { type ResolvedOptions, resolveOptions } from "@/matching/options-resolve";
 import { profileOptionsFromText } from "@/profiles/store";
 import type { Db } from "@/storage/db";
@@ -7,8 +8,9 @@ import { cachedSetting } from "@/storage/row-cache";
 import { isSourceList } from "@/watchlists/entity";
 
 /**
- * The options a tenant's screen runs with: its risk profile, then the request's overrides, then
- * limited to the lists enabled for the tenant at onboarding. A selection that leaves no list is
+ * The options a tenant's screen runs with: its risk profile, then the request's overrides (only
+ * those the profile allows: matching/options-policy.ts), then limited to the lists enabled for the
+ * tenant at onboarding. A selection that leaves no list is
  * refused rather than screened against nothing (which would read as Clear).
  *
  * The tenant row and the profile come through the connection's row cache, which drops them whenever
@@ -39,7 +41,16 @@ const MEMO_LIMIT = 1_000;
 const resolved = new Map<string, ResolvedOptions>();
 
 function resolve(profileJson: string | null, enabledJson: string, overrides: RiskProfileOverrides): ResolvedOptions {
-  const merged = resolveOptions(profileOptionsFromText(profileJson), overrides);
+  const profile = profileOptionsFromText(profileJson);
+  const loosening = looseningIssues(profile, overrides);
+  if (loosening.length > 0) {
+    throw new ServiceError(
+      "VALIDATION_FAILED",
+      `The request's options would screen more loosely than the tenant's risk profile allows: ${loosening.map((i) => i.field).join(", ")}.`,
+      { fieldIssues: loosening },
+    );
+  }
+  const merged = resolveOptions(profile, overrides);
   const enabled = new Set((JSON.parse(enabledJson) as string[]).filter(isSourceList));
   const lists = merged.lists.filter((list) => enabled.has(list));
   if (lists.length === 0) {

@@ -76,12 +76,13 @@ describe("POST /v1/screenings/check", () => {
     expect(full.adverseMediaStatus).toBe("Unavailable");
   });
 
-  test("per-request options override the profile and are stored resolved", async () => {
+  test("per-request options stricter than the profile apply and are stored resolved", async () => {
     const body = json<Screening>(
-      await world.post("/v1/screenings/check", { fullName: "Dmitri Korvalev", options: { threshold: 0.9, lists: ["OFAC", "UN"] } }),
+      await world.post("/v1/screenings/check", { fullName: "Dmitri Korvalev", options: { threshold: 0.75, candidateLimit: 400 } }),
     );
-    expect(body.options.threshold).toBe(0.9);
-    expect(body.options.lists).toEqual(["OFAC", "UN"]);
+    expect(body.options.threshold).toBe(0.75);
+    expect(body.options).toMatchObject({ candidateLimit: 400, lists: ["OFAC", "EU", "UK", "UN", "WIKIDATA"] });
+    expect(body.options).not.toHaveProperty("looseningAllowed");
   });
 });
 

@@ -108,6 +108,13 @@ describe("aml profile", () => {
     const merged = ok(await runCli(["--json", "profile", "set", tenantSlug, "--set", "resultCap=5"], { dataDir }));
     expect(JSON.parse(merged).options).toMatchObject({ threshold: 0.9, resultCap: 5 });
 
+    const leave = ok(await runCli(["--json", "profile", "set", tenantSlug, "--set", "looseningAllowed=threshold, lists"], { dataDir }));
+    expect(JSON.parse(leave).options).toMatchObject({ resultCap: 5, looseningAllowed: ["threshold", "lists"] });
+    const none = ok(await runCli(["--json", "profile", "set", tenantSlug, "--set", "looseningAllowed=none"], { dataDir }));
+    expect(JSON.parse(none).options.looseningAllowed).toEqual([]);
+    const badLeave = await runCli(["profile", "set", tenantSlug, "--set", "looseningAllowed=homeCountry"], { dataDir });
+    expect([badLeave.code, badLeave.stderr]).toEqual([2, expect.stringContaining("looseningAllowed")]);
+
     const file = join(dataDir, "profile.json");
     writeFileSync(file, JSON.stringify({ coveragePreset: "sanctions" }));
     const replaced = ok(await runCli(["--json", "profile", "set", tenantSlug, "--json-file", file], { dataDir }));

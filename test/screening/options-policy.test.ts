@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { looseningIssues } from "@/matching/options-policy";
+import { RiskProfileOptions } from "@/matching/options";
+import { setRiskProfile } from "@/profiles/store";
+import { expectProblem, json } from "../helpers/api";
+import { startScreeningWorld, type ScreeningWorld } from "./world";
+
+/** Per-request options may tighten the tenant's risk profile; loosening needs the profile's leave. */
+let world: ScreeningWorld;
+beforeAll(async () => {
+  world = await startScreeningWorld();
+});
+afterAll(() => world.close());
+
+const cli = { actor: { type: "cli" as const, id: "test" } };
+const profile = (input: unknown) => setRiskProfile(world.lists.server.ctx, world.tenant.tenant.id, input, cli);
+
+describe("over HTTP", () => {
+  test("a loosening override is refused with 400 naming each field, and nothing is screened or charged", async () => {
+    profile({});
+    const used = world.usedThisMonth();
+    const stored = () => world.lists.server.ctx.db.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM screenings").get()?.n;
+    const before = stored();
+    const problem = expectProblem(
+      await world.post("/v1/screenings/check", {
+        fullName: "Boris Quillfeather",
+        options: { threshold: 0.95, lists: ["WIKIDATA"], exactMatch: true, resultCap: 25 },
+      }),
+      400,
+      "VALIDATION_FAILED",
+    );
+    expect(problem.errors?.map((e) => e.field).sort()).toEqual(["options.exactMatch", "options.lists", "options.threshold"]);
+    expect(problem.errors?.find((e) => e.field === "options.lists")?.message).toContain("OFAC, EU, UK, UN");
+    expect(problem.errors?.find((e) => e.field === "options.threshold")?.message).toContain("0.82");
+    expect(world.usedThisMonth()).toBe(used);
+    expect(stored()).toBe(before);
+  });
+
+  test("a narrower coverage preset is blamed on coveragePreset", async () => {
+    profile({});
+    const problem = expectProblem(
+      await world.post("/v1/screenings/check", { fullName: "Ada Example", options: { coveragePreset: "sanctions" } }),
+      400,
+      "VALIDATION_FAILED",
+    );
+    expect(problem.errors?.map((e) => e.field)).toEqual(["options.coveragePreset"]);
+    // A wider one tightens: full adds adverse media to the same lists.
+    const wider = await world.post("/v1/screenings/check", { fullName: "Ada Example", options: { coveragePreset: "full" } });
+    expect(wider.status).toBe(200);
+  });
+
+  test("the profile's looseningAllowed lets exactly the named options loosen", async () => {
+    profile({ looseningAllowed: ["threshold"] });
+    const ok = await world.post("/v1/screenings/check", { fullName: "Ada Example", options: { threshold: 0.95 } });
+    expect(ok.status).toBe(200);
+    expect(json<{ options: { threshold: number } }>(ok).options.threshold).toBe(0.95);
+    const refused = expectProblem(
+      await world.post("/v1/screenings/check", { fullName: "Ada Example", options: { threshold: 0.95, phonetic: false } }),
+      400,
+      "VALIDATION_FAILED",
+    );
+    expect(refused.errors?.map((e) => e.field)).toEqual(["options.phonetic"]);
+    profile({});
+  });
+
+  test("the policy is part of the profile as the admin API shows it", () => {
+    const shown = profile({ looseningAllowed: ["lists", "resultCap"] });
+    expect(shown.options.looseningAllowed).toEqual(["lists", "resultCap"]);
+    expect(() => profile({ looseningAllowed: ["homeCountry"] })).toThrow();
+    profile({});
+  });
+});
+
+describe("the rules", () => {
+  const base = RiskProfileOptions.parse({ threshold: 0.8, maxDataAgeDays: 30, pepTiers: ["Domestic", "Foreign"] });
+  const fields = (overrides: Parameters<typeof looseningIssues>[1]) => looseningIssues(base, overrides).map((i) => i.field);
+
+  test.each([
+    [{ threshold: 0.8 }, []],
+    [{ threshold: 0.7 }, []],
+    [{ threshold: 0.81 }, ["options.threshold"]],
+    [{ exactMatch: false }, []],
+    [{ exactMatch: true }, ["options.exactMatch"]],
+    [{ lists: ["OFAC", "EU", "UK", "UN", "WIKIDATA"] }, []],
+    [{ lists: ["OFAC", "EU", "UK", "UN"] }, ["options.lists"]],
+    [{ pepTiers: ["Domestic", "Foreign", "FamilyOrAssociate"] }, []],
+    [{ pepTiers: ["Domestic"] }, ["options.pepTiers"]],
+    [{ maxDataAgeDays: 7 }, []],
+    [{ maxDataAgeDays: 31 }, ["options.maxDataAgeDays"]],
+    [{ phonetic: false, nicknames: false }, ["options.phonetic", "options.nicknames"]],
+    [{ trigramFloor: 0.2, candidateLimit: 500, resultCap: 100 }, []],
+    [{ trigramFloor: 0.5, candidateLimit: 50, resultCap: 5 }, ["options.trigramFloor", "options.candidateLimit", "options.resultCap"]],
+    [{ dobYearTolerance: 3, dobMismatchPenalty: 0.05, dobMismatchHighScoreThreshold: 0.9 }, []],
+    [{ dobYearTolerance: 0 }, ["options.dobYearTolerance"]],
+    [{ dobMismatchPenalty: 0.3, dobMismatchHighScoreThreshold: 0.99 }, ["options.dobMismatchPenalty", "options.dobMismatchHighScoreThreshold"]],
+    [{ dobMismatchSurfacing: false }, ["options.dobMismatchSurfacing"]],
+    [{ adverseMedia: true, monitor: true }, []],
+    [{ coveragePreset: "sanctions" }, ["options.coveragePreset"]],
+    [{ coveragePreset: "sanctions", lists: ["OFAC", "EU", "UK", "UN", "WIKIDATA"] }, []],
+    [{ threshold: null, lists: null }, []],
+  ] as const)("%j → %j", (overrides, expected) => {
+    expect(fields(overrides as Parameters<typeof looseningIssues>[1])).toEqual([...expected]);
+  });
+
+  test("a profile with adverse media or monitoring on refuses turning them off", () => {
+    const strict = RiskProfileOptions.parse({ adverseMedia: true, monitor: true });
+    expect(looseningIssues(strict, { adverseMedia: false, monitor: false }).map((i) => i.field)).toEqual(["options.adverseMedia", "options.monitor"]);
+    const preset = RiskProfileOptions.parse({ coveragePreset: "full" });
+    expect(looseningIssues(preset, { coveragePreset: "sanctions_pep" }).map((i) => i.field)).toEqual(["options.coveragePreset"]);
+  });
+});
