@@ -7,6 +7,7 @@ import type { AdverseMediaStatus } from "@/webhooks/payload";
 import type { SourceList } from "@/watchlists/entity";
 import type { LoadedLists } from "@/watchlists/runtime";
 import type { ScreeningSubject } from "./subject";
+import { selectedListVersions } from "./list-versions";
 import type { ScreeningOrigin, ScreeningRecord } from "./types";
 
 export interface ScreenRequest {
@@ -48,10 +49,7 @@ export function runScreening(lists: LoadedLists<MatchIndex>, request: ScreenRequ
     userReference: subject.userReference,
     subject,
     options,
-    listVersions: {
-      snapshotId: lists.snapshot.id,
-      sources: lists.versions.map((v) => ({ source: v.source, versionId: v.id, publishedAt: v.publishedAt })),
-    },
+    listVersions: selectedListVersions(lists, options.lists),
     isMatch: outcome.isMatch,
     score: outcome.score,
     decision: outcome.decision,
@@ -68,3 +66,4 @@ export function runScreening(lists: LoadedLists<MatchIndex>, request: ScreenRequ
     origin: request.origin,
   };
 }
+

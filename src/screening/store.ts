@@ -3,6 +3,7 @@ import type { ResolvedOptions } from "@/matching/options-resolve";
 import type { Match } from "@/matching/types";
 import type { Db } from "@/storage/db";
 import type { ScreeningSubject } from "./subject";
+import { notLoadedLists } from "./list-versions";
 import type { ScreeningListVersions, ScreeningRecord } from "./types";
 
 interface ScreeningRow {
@@ -31,14 +32,16 @@ interface ScreeningRow {
 }
 
 function toRecord(row: ScreeningRow): ScreeningRecord {
+  const options = JSON.parse(row.options) as ResolvedOptions;
+  const sources = JSON.parse(row.list_versions) as ScreeningListVersions["sources"];
   return {
     id: row.id,
     createdAt: row.created_at,
     correlationId: row.correlation_id,
     userReference: row.user_reference,
     subject: JSON.parse(row.subject) as ScreeningSubject,
-    options: JSON.parse(row.options) as ResolvedOptions,
-    listVersions: { snapshotId: row.snapshot_id, sources: JSON.parse(row.list_versions) as ScreeningListVersions["sources"] },
+    options,
+    listVersions: { snapshotId: row.snapshot_id, sources, notLoaded: notLoadedLists(options.lists, sources) },
     isMatch: row.is_match === 1,
     score: row.score,
     decision: row.decision,

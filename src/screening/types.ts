@@ -17,7 +17,14 @@ export interface ListVersionRef {
 /** The watchlist data a screening read: the snapshot and each source's immutable version. */
 export interface ScreeningListVersions {
   snapshotId: string;
+  /** The versions of the lists the screen selected (options.lists) that the snapshot held. */
   sources: ListVersionRef[];
+  /**
+   * Lists the screen selected that the snapshot did not hold, so were NOT checked: a Clear says
+   * nothing about them. Derived on read from options.lists and sources, so records stored before
+   * this field existed show it too.
+   */
+  notLoaded: SourceList[];
 }
 
 /** A finished screening: immutable once stored (the database refuses UPDATE and DELETE). */

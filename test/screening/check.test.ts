@@ -10,7 +10,7 @@ interface Screening {
   userReference: string | null;
   subject: { fullName: string; nationality: string | null; aliases: string[] };
   options: { threshold: number; lists: string[] };
-  listVersions: { snapshotId: string; sources: Array<{ source: string; versionId: string }> };
+  listVersions: { snapshotId: string; sources: Array<{ source: string; versionId: string }>; notLoaded: string[] };
   decision: string;
   isMatch: boolean;
   matchCount: number;
@@ -49,7 +49,10 @@ describe("POST /v1/screenings/check", () => {
     expect(body.subject.nationality).toBe("RU");
     expect(body.correlationId).toBe("corr-check-1");
     expect(body.screeningCorrelationId).toBe("corr-check-1");
+    // Only OFAC is imported here: the other selected lists were not checked, and the record says so.
     expect(body.listVersions.sources.map((s) => s.source)).toEqual(["OFAC"]);
+    expect(body.listVersions.notLoaded).toEqual(["EU", "UK", "UN", "WIKIDATA"]);
+    expect(json<Screening>(await world.get(`/v1/screenings/${body.id}`)).listVersions.notLoaded).toEqual(["EU", "UK", "UN", "WIKIDATA"]);
     expect(body.adverseMediaStatus).toBe("Skipped");
     expect(body.origin).toBe("check");
     expect(body.rescreenOf).toBeNull();
