@@ -1,3 +1,4 @@
+import { publishedAtUtc } from "../published-at";
 import { appendAudit } from "@/audit/append";
 import { SYSTEM_CHAIN } from "@/audit/chain";
 import type { CallMeta } from "@/context";
@@ -72,7 +73,7 @@ export async function recordImport(
         id: built.versionId,
         source: item.source,
         format: item.format,
-        published_at: item.publishedAt,
+        published_at: publishedAtUtc(item.publishedAt),
         imported_at: at.toISOString(),
         imported_by: `${meta.actor.type}:${meta.actor.id}`,
         sha256,

@@ -1,3 +1,4 @@
+import { publishedAtUtc } from "../published-at";
 import type { SourceList } from "../entity";
 import type { ListSnapshot, ListVersion } from "./types";
 
@@ -33,7 +34,8 @@ export function toVersion(row: VersionRow): ListVersion {
     id: row.id,
     source: row.source as SourceList,
     format: row.format,
-    publishedAt: row.published_at,
+    // Versions imported before normalisation kept the publisher's form; new ones are stored normalised.
+    publishedAt: publishedAtUtc(row.published_at),
     importedAt: row.imported_at,
     importedBy: row.imported_by,
     sha256: row.sha256,
