@@ -17,7 +17,7 @@ export const ERROR_CATALOGUE = {
   IDEMPOTENCY_KEY_REUSED: { status: 422, title: "Idempotency key reused with a different request" },
   PAYLOAD_TOO_LARGE: { status: 413, title: "Request body too large" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: "Unsupported media type" },
-  QUOTA_EXCEEDED: { status: 429, title: "Monthly screening quota reached" },
+  QUOTA_EXCEEDED: { status: 429, title: "Not enough monthly screening quota left" },
   NOT_READY: { status: 503, title: "Service not ready" },
   INTERNAL: { status: 500, title: "Internal error" },
 } as const;

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { type FieldIssue, ServiceError } from "@/errors";
 
 /** zod issue paths as the dotted/bracketed field names problem bodies report ("rows[3].fullName"). */
@@ -11,18 +11,89 @@ export function issuePath(path: ReadonlyArray<PropertyKey>): string {
   return out;
 }
 
+const EXPECTED: Readonly<Record<string, string>> = {
+  string: "a string",
+  number: "a number",
+  int: "an integer",
+  boolean: "true or false",
+  object: "an object",
+  array: "an array",
+};
+
+function received(input: unknown): string {
+  if (input === null) return "null";
+  if (Array.isArray(input)) return "an array";
+  switch (typeof input) {
+    case "string":
+      return "a string";
+    case "number":
+      return "a number";
+    case "boolean":
+      return "a boolean";
+    case "object":
+      return "an object";
+    default:
+      return typeof input;
+  }
+}
+
+/**
+ * zod's own wording for a wrong or missing value ("Invalid input: expected string, received
+ * undefined") reads badly after a field name. Problem bodies print `${field} ${message}`, so these
+ * messages never repeat the field: "fullName is required", "aliases must be an array, not a string",
+ * and for the body itself "body is empty; send a JSON object". Schemas' own messages win over this
+ * map; it only replaces zod's defaults, and only runs when an issue is raised (never on valid input).
+ */
+function plainMessage(issue: z.core.$ZodRawIssue): string | undefined {
+  const atRoot = issue.path === undefined || issue.path.length === 0;
+  if (issue.code === "invalid_type") {
+    const expected = EXPECTED[issue.expected];
+    if (atRoot) {
+      // The body (or a bulk row) itself; an empty request body arrives as undefined or "".
+      const what = issue.expected === "array" ? "a JSON array" : issue.expected === "object" ? "a JSON object" : (expected ?? "a value");
+      return issue.input === undefined || issue.input === "" ? `is empty; send ${what}` : `must be ${what}, not ${received(issue.input)}`;
+    }
+    if (issue.input === undefined) return "is required";
+    return expected ? `must be ${expected}, not ${received(issue.input)}` : undefined;
+  }
+  if ((issue.code === "invalid_value" || issue.code === "invalid_union") && !atRoot && issue.input === undefined) return "is required";
+  return undefined;
+}
+
+// Process-wide: every schema's default messages read the same, whichever layer (route validation,
+// verb, CLI) reports them. Importing this module (as every reporter of zod issues does) installs it.
+z.config({ customError: plainMessage });
+
+/**
+ * The issues as {field, message}. Where a value has the wrong type, zod may still run that value's
+ * other checks (an empty body is both "not an array" and "shorter than 1"); only the type problem is
+ * reported for that field, since the others contradict it.
+ */
 export function zodIssues(error: z.ZodError): FieldIssue[] {
+  let wrongType: Set<string> | null = null;
+  for (const issue of error.issues) {
+    if (issue.code !== "invalid_type") continue;
+    wrongType ??= new Set();
+    wrongType.add(issuePath(issue.path));
+  }
   const issues: FieldIssue[] = [];
   for (const issue of error.issues) {
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) {
         issues.push({ field: issuePath([...issue.path, key]), message: "is not a known field" });
       }
-    } else {
-      issues.push({ field: issuePath(issue.path), message: issue.message });
+      continue;
     }
+    const field = issuePath(issue.path);
+    if (wrongType !== null && issue.code !== "invalid_type" && wrongType.has(field)) continue;
+    issues.push({ field, message: issue.message });
   }
   return issues;
+}
+
+/** "fullName is required; aliases[2] must not be empty": the issues as one sentence, `whole` naming the value itself. */
+export function issueSummary(issues: readonly FieldIssue[], whole = "body"): string {
+  return issues.map((i) => `${i.field || whole} ${i.message}`).join("; ");
 }
 
 /** Parses with a zod schema or throws a 400 VALIDATION_FAILED listing every offending field. */
@@ -30,6 +101,5 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what 
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const fieldIssues = zodIssues(result.error);
-  const summary = fieldIssues.map((i) => `${i.field || "body"} ${i.message}`).join("; ");
-  throw new ServiceError("VALIDATION_FAILED", `${what} is invalid: ${summary}`, { fieldIssues });
+  throw new ServiceError("VALIDATION_FAILED", `${what} is invalid: ${issueSummary(fieldIssues)}`, { fieldIssues });
 }

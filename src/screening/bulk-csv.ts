@@ -1,5 +1,6 @@
 import { toCsv } from "@/exports/csv";
 import type { BulkResult } from "./bulk";
+import { MAX_NAME_LENGTH } from "./subject";
 
 export const BULK_CSV_COLUMNS = [
   "index",
@@ -21,9 +22,27 @@ export const BULK_CSV_COLUMNS = [
   "errorDetail",
 ] as const;
 
+// C0 and C1 controls (a NUL, an escape) shown as U+FFFD, so a refused name stays visible and cannot garble the sheet.
+const CONTROLS_RE = /[\u0000-\u001F\u007F-\u009F]/g;
+
+/**
+ * The fullName a failed row was sent with, for display: trimmed as a valid name would be, control
+ * characters made visible, and cut at MAX_NAME_LENGTH characters (with "…") without splitting a
+ * surrogate pair, so an over-long name cannot swell the sheet.
+ */
+export function displaySentName(sent: string): string {
+  const text = sent.trim().replace(CONTROLS_RE, "\uFFFD");
+  if (text.length <= MAX_NAME_LENGTH) return text;
+  let cut = MAX_NAME_LENGTH;
+  const last = text.charCodeAt(cut - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut--;
+  return `${text.slice(0, cut)}…`;
+}
+
 /**
  * The bulk result as a spreadsheet: one line per input row, in input order. It carries fullName (the
- * caller's own data) so a reviewer can read it without the request at hand, and goes through the
+ * caller's own data) so a reviewer can read it without the request at hand: the validated name, or
+ * for a row that failed validation the name as sent (when it was a string). It goes through the
  * formula-safe writer because that name is untrusted text. Lists are joined with ";".
  */
 export function bulkCsv(result: BulkResult): string {
@@ -33,7 +52,7 @@ export function bulkCsv(result: BulkResult): string {
       row.index,
       row.status,
       row.userReference,
-      result.subjects.get(row.index)?.fullName ?? null,
+      fullNameCell(result, row.index),
       row.screeningId,
       row.decision,
       row.isMatch,
@@ -46,7 +65,15 @@ export function bulkCsv(result: BulkResult): string {
       row.pepTiers.join(";"),
       row.adverseMediaStatus,
       row.error?.code ?? null,
-      row.error ? [row.error.detail, ...row.error.errors.map((e) => `${e.field}: ${e.message}`)].join(" ") : null,
+      // A validation failure's detail already lists every field issue.
+      row.error?.detail ?? null,
     ]),
   );
+}
+
+function fullNameCell(result: BulkResult, index: number): string | null {
+  const valid = result.subjects.get(index);
+  if (valid) return valid.fullName;
+  const sent = result.sentNames.get(index);
+  return sent === undefined ? null : displaySentName(sent);
 }

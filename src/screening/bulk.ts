@@ -1,13 +1,13 @@
 import { z } from "zod";
 import type { CallMeta } from "@/context";
 import type { FieldIssue } from "@/errors";
-import { parseInput, zodIssues } from "@/lib/validate";
+import { issueSummary, parseInput, zodIssues } from "@/lib/validate";
 import { assertQuotaFits } from "@/usage/quota";
 import { commitScreenings } from "./commit";
 import { requireLists, type ScreeningDeps } from "./deps";
 import { optionsForTenant } from "./options";
 import { runScreening } from "./run";
-import { MAX_USER_REFERENCE_LENGTH, normaliseSubject, type ScreeningSubject, Subject } from "./subject";
+import { hasControlCharacter, MAX_USER_REFERENCE_LENGTH, normaliseSubject, type ScreeningSubject, Subject } from "./subject";
 import type { ScreeningRecord } from "./types";
 import { outcomeSummary } from "./view";
 
@@ -49,6 +49,8 @@ export interface BulkResult {
   summary: { total: number; screened: number; failed: number };
   /** The validated subjects by row index (for the CSV rendering); absent for rows that failed validation. */
   subjects: Map<number, ScreeningSubject>;
+  /** For rows that failed validation, the fullName as sent when it was a string (for the CSV rendering). */
+  sentNames: Map<number, string>;
 }
 
 export interface BulkArgs {
@@ -67,10 +69,17 @@ export async function bulkScreen(deps: ScreeningDeps, args: BulkArgs): Promise<B
   const rows = parseInput(BulkBody, args.input, "Bulk request");
   const results: BulkRowSummary[] = new Array(rows.length);
   const subjects = new Map<number, ScreeningSubject>();
+  const sentNames = new Map<number, string>();
   rows.forEach((row, index) => {
     const parsed = Subject.safeParse(row);
-    if (parsed.success) subjects.set(index, normaliseSubject(parsed.data));
-    else results[index] = failedRow(index, row, { code: "VALIDATION_FAILED", detail: "The subject is invalid.", errors: zodIssues(parsed.error) });
+    if (parsed.success) {
+      subjects.set(index, normaliseSubject(parsed.data));
+      return;
+    }
+    const errors = zodIssues(parsed.error);
+    results[index] = failedRow(index, row, { code: "VALIDATION_FAILED", detail: `The subject is invalid: ${issueSummary(errors, "row")}.`, errors });
+    const sent = sentName(row);
+    if (sent !== null) sentNames.set(index, sent);
   });
 
   const now = deps.clock.now();
@@ -98,7 +107,7 @@ export async function bulkScreen(deps: ScreeningDeps, args: BulkArgs): Promise<B
     const committed = commitScreenings(deps, args.tenantId, screened, args.meta, { charge: true });
     if (committed.queued > 0) deps.announce();
   }
-  return { rows: results, summary: { total: rows.length, screened: screened.length, failed: rows.length - screened.length }, subjects };
+  return { rows: results, summary: { total: rows.length, screened: screened.length, failed: rows.length - screened.length }, subjects, sentNames };
 }
 
 function screenedRow(index: number, r: ScreeningRecord): BulkRowSummary {
@@ -125,9 +134,17 @@ function failedRow(index: number, row: unknown, error: BulkRowError): BulkRowSum
   };
 }
 
-/** A failed row keeps the caller's reference when it is a usable one, so the caller can find the row. */
+function sentName(row: unknown): string | null {
+  if (row === null || typeof row !== "object" || !("fullName" in row)) return null;
+  const name = (row as { fullName: unknown }).fullName;
+  return typeof name === "string" ? name : null;
+}
+
+/** A failed row keeps the caller's reference when it is a valid one, so the caller can find the row. */
 function echoReference(row: unknown): string | null {
   if (row === null || typeof row !== "object" || !("userReference" in row)) return null;
   const ref = (row as { userReference: unknown }).userReference;
-  return typeof ref === "string" && ref.trim().length > 0 && ref.length <= MAX_USER_REFERENCE_LENGTH ? ref.trim() : null;
+  if (typeof ref !== "string") return null;
+  const text = ref.trim();
+  return text.length > 0 && text.length <= MAX_USER_REFERENCE_LENGTH && !hasControlCharacter(text) ? text : null;
 }

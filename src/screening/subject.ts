@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { countryToIso2 } from "@/lib/countries";
+import { normaliseName } from "@/matching/normalise";
 
 /**
  * The subject of a screen (spec, Resources: Subject). The spec leaves the optional fields' formats
@@ -28,14 +29,54 @@ export function isValidBirthDate(text: string, today: Date = new Date()): boolea
   return earliest <= today.getTime();
 }
 
-const name = (what: string) =>
+// C0 controls, DEL and C1 controls (NUL, tab, line breaks, ESC...): never part of a name or a reference.
+const CONTROL_RE = /[\u0000-\u001F\u007F-\u009F]/;
+const ASCII_ALNUM_RE = /[A-Za-z0-9]/;
+const LETTER_OR_DIGIT_RE = /[\p{L}\p{N}]/u;
+
+/** Whether the text holds a C0 or C1 control character (refused in every subject string). */
+export function hasControlCharacter(text: string): boolean {
+  return CONTROL_RE.test(text);
+}
+
+export const CONTROL_MESSAGE = "must not contain control characters (such as NUL, tab or a line break)";
+export const NO_NAME_MESSAGE = "must contain at least one letter or digit";
+
+/**
+ * Whether a name gives the matcher something to match: at least one letter or digit, and at least
+ * one token after the matcher's own normalisation (normaliseName, which keeps [a-z0-9] runs after
+ * transliteration). "!!!", "\u200b" or a lone tatweel have none, and a Clear for them would be false
+ * assurance. An ASCII letter or digit is enough on its own: NFKC and any-ascii keep it and only
+ * characters outside [a-z0-9] separate tokens, so the common Latin-script name costs one regex test;
+ * other names are normalised once more (about 1-2 µs). The letter-or-digit test also refuses names
+ * any-ascii would turn into words (an emoji becomes "slight smile").
+ */
+export function hasNameToken(text: string): boolean {
+  if (ASCII_ALNUM_RE.test(text)) return true;
+  return LETTER_OR_DIGIT_RE.test(text) && normaliseName(text).tokens.length > 0;
+}
+
+// Checked after trimming, so surrounding whitespace (a trailing newline from a paste) is dropped, not refused.
+const withoutControls = (text: string, ctx: z.RefinementCtx): boolean => {
+  if (!hasControlCharacter(text)) return true;
+  ctx.addIssue({ code: "custom", message: CONTROL_MESSAGE });
+  return false;
+};
+
+// Messages never repeat the field: problem bodies print "fullName must not be empty".
+const name = () =>
   z
     .string()
     .trim()
-    .min(1, `${what} must not be empty`)
-    .max(MAX_NAME_LENGTH, `${what} must be at most ${MAX_NAME_LENGTH} characters`);
+    .min(1, { error: "must not be empty", abort: true })
+    .max(MAX_NAME_LENGTH, { error: `must be at most ${MAX_NAME_LENGTH} characters`, abort: true })
+    .superRefine((text, ctx) => {
+      if (withoutControls(text, ctx) && !hasNameToken(text)) ctx.addIssue({ code: "custom", message: NO_NAME_MESSAGE });
+    });
 
-export const FullName = name("fullName").describe(`The subject's full name as the customer gave it, 1–${MAX_NAME_LENGTH} characters, any script.`);
+export const FullName = name().describe(
+  `The subject's full name as the customer gave it, 1–${MAX_NAME_LENGTH} characters, any script; it must contain at least one letter or digit and no control characters.`,
+);
 
 export const DateOfBirth = z
   .string()
@@ -57,17 +98,20 @@ export const Nationality = z
   .describe('Nationality: ISO 3166-1 alpha-2 ("GB") or an English country name ("United Kingdom"); stored as the alpha-2 code.');
 
 export const Aliases = z
-  .array(name("alias"))
+  .array(name())
   .max(MAX_ALIASES, `must hold at most ${MAX_ALIASES} aliases`)
-  .describe(`Other names of the subject (at most ${MAX_ALIASES}, each 1–${MAX_NAME_LENGTH} characters); each is screened like fullName.`);
+  .describe(`Other names of the subject (at most ${MAX_ALIASES}, each 1–${MAX_NAME_LENGTH} characters, validated and screened like fullName).`);
 
 export const UserReference = z
   .string()
   .trim()
-  .min(1, "must not be empty")
-  .max(MAX_USER_REFERENCE_LENGTH, `must be at most ${MAX_USER_REFERENCE_LENGTH} characters`)
+  .min(1, { error: "must not be empty", abort: true })
+  .max(MAX_USER_REFERENCE_LENGTH, { error: `must be at most ${MAX_USER_REFERENCE_LENGTH} characters`, abort: true })
+  .superRefine((text, ctx) => {
+    withoutControls(text, ctx);
+  })
   .describe(
-    `Your own reference for the subject (1–${MAX_USER_REFERENCE_LENGTH} characters), e.g. a customer id. Carried on the webhook, so never put a name in it.`,
+    `Your own reference for the subject (1–${MAX_USER_REFERENCE_LENGTH} characters, no control characters), e.g. a customer id. Carried on the webhook, so never put a name in it.`,
   );
 
 export const SUBJECT_SHAPE = {

@@ -65,7 +65,7 @@ export function chargeScreens(db: Db, tenantId: string, count: number, at: Date)
   const head = `usage:${tenantId}:${period}`;
   const state = readHead(db.sqlite, head, () => readState(db, tenantId, period));
   remember(db, tenantId, period, toUsage(state));
-  assertFits(state, count, period);
+  assertFits(state, count, at);
   // query() caches the prepared statement; run(sql, params) would compile it again on every screen.
   db.sqlite
     .query<unknown, [string, string, number]>(
@@ -83,7 +83,7 @@ export function assertQuotaFits(db: Db, tenantId: string, count: number, at: Dat
   const period = utcMonth(at);
   const state = readState(db, tenantId, period);
   const usage = remember(db, tenantId, period, toUsage(state));
-  assertFits(state, count, period);
+  assertFits(state, count, at);
   return usage;
 }
 
@@ -97,13 +97,38 @@ export function precheckOneScreen(db: Db, tenantId: string, at: Date): void {
   assertQuotaFits(db, tenantId, 1, at);
 }
 
-function assertFits(state: { used: number; limit: number | null }, count: number, period: string): void {
-  if (state.limit === null || state.used + count <= state.limit) return;
-  const remaining = Math.max(0, state.limit - state.used);
-  const asked = count === 1 ? "" : ` This request needs ${count} screens but only ${remaining} remain.`;
-  throw new ServiceError(
-    "QUOTA_EXCEEDED",
-    `Monthly screening quota reached: used ${state.used} of limit ${state.limit} for ${period}.${asked} Reads and /v1/usage keep working; the counter resets at the start of the next UTC month.`,
-    { extensions: { used: state.used, limit: state.limit, remaining, period } },
-  );
+/** Whole seconds from `at` to the start of the next UTC calendar month, when the quota period (utcMonth) rolls over. */
+export function secondsUntilNextUtcMonth(at: Date): number {
+  const next = Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
+  return Math.max(1, Math.ceil((next - at.getTime()) / 1000));
 }
+
+/**
+ * 429 when `count` more screens would pass the cap. One screen at the cap is "quota reached"; a bulk
+ * that does not fit says so, with what it needs, since "reached" is false when some quota is left.
+ * Retry-After (seconds until the counter resets, by the same clock as the period) is sent only when
+ * the same request fits after the reset: one asking for more than the whole limit never will.
+ */
+function assertFits(state: { used: number; limit: number | null }, count: number, at: Date): void {
+  if (state.limit === null || state.used + count <= state.limit) return;
+  const { used, limit } = state;
+  const period = utcMonth(at);
+  const remaining = Math.max(0, limit - used);
+  const counts = `used ${used} of limit ${limit} for ${period}`;
+  const reads = "Reads and /v1/usage keep working.";
+  let detail: string;
+  if (count === 1) {
+    detail = `Monthly screening quota reached: ${counts}. ${reads} The counter resets at the start of the next UTC month.`;
+  } else if (count <= limit) {
+    const now = remaining > 0 ? `send at most ${rows(remaining)} now, or ` : "";
+    detail = `This request does not fit in the remaining monthly quota: it needs ${count} screens but only ${remaining} ${remaining === 1 ? "remains" : "remain"} (${counts}; one screen per valid row). Nothing was screened: ${now}retry after the counter resets at the start of the next UTC month. ${reads}`;
+  } else {
+    detail = `This request does not fit in the monthly quota: it needs ${count} screens, more than the whole limit (${counts}; one screen per valid row). Nothing was screened: split it into requests of at most ${rows(limit)} (${remaining} ${remaining === 1 ? "remains" : "remain"} this month). ${reads}`;
+  }
+  throw new ServiceError("QUOTA_EXCEEDED", detail, {
+    extensions: { used, limit, remaining, period },
+    ...(count <= limit ? { headers: { "retry-after": String(secondsUntilNextUtcMonth(at)) } } : {}),
+  });
+}
+
+const rows = (n: number): string => (n === 1 ? "1 valid row" : `${n} valid rows`);

@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import Papa from "papaparse";
+import { expectProblem, json } from "../helpers/api";
+import { type ScreeningWorld, startScreeningWorld } from "./world";
+
+/** Subject validation, message wording, the bulk-does-not-fit 429 and the bulk CSV's failed rows, over HTTP. */
+let world: ScreeningWorld;
+let capped: ScreeningWorld;
+beforeAll(async () => {
+  [world, capped] = await Promise.all([startScreeningWorld(), startScreeningWorld({ quota: 3 })]);
+});
+afterAll(async () => {
+  await Promise.all([world.close(), capped.close()]);
+});
+
+interface BulkBody {
+  rows: Array<{ index: number; status: string; userReference: string | null; error: { code: string; detail: string; errors: Array<{ field: string; message: string }> } | null }>;
+  summary: { total: number; screened: number; failed: number };
+}
+
+const NO_NAME = "must contain at least one letter or digit";
+
+describe("a name must contain a letter or digit", () => {
+  test.each([
+    ["punctuation", "!!!"],
+    ["a NUL", "\u0000"],
+    ["a zero-width space", "\u200b"],
+  ])("%s as fullName is 400 on fullName and nothing is charged", async (_label, fullName) => {
+    const before = world.usedThisMonth();
+    const problem = expectProblem(await world.post("/v1/screenings/check", { fullName }), 400, "VALIDATION_FAILED");
+    expect(problem.errors?.map((e) => e.field)).toEqual(["fullName"]);
+    expect(world.usedThisMonth()).toBe(before);
+  });
+
+  test("an alias without a letter is 400 on that alias", async () => {
+    const problem = expectProblem(
+      await world.post("/v1/screenings/check", { fullName: "Jane Roe", aliases: ["Janet Roe", "J. Roe", "---"] }),
+      400,
+      "VALIDATION_FAILED",
+    );
+    expect(problem.errors).toEqual([{ field: "aliases[2]", message: NO_NAME }]);
+    expect(problem.detail).toContain(`aliases[2] ${NO_NAME}`);
+  });
+
+  test("a control character inside a name or reference is refused, saying why", async () => {
+    const problem = expectProblem(
+      await world.post("/v1/screenings/check", { fullName: "Jane\nRoe", userReference: "cust\u00001" }),
+      400,
+      "VALIDATION_FAILED",
+    );
+    expect(problem.errors?.map((e) => e.field)).toEqual(["fullName", "userReference"]);
+    for (const e of problem.errors ?? []) expect(e.message).toContain("control characters");
+  });
+
+  test.each(["Владимир Путин", "محمد بن سلمان", "习近平", "김정은", "בנימין נתניהו", "नरेन्द्र मोदी", "Ολυμπία Παπαδοπούλου"])(
+    "%s is screened",
+    async (fullName) => {
+      const res = await world.post("/v1/screenings/check", { fullName, aliases: [fullName] });
+      expect(res.status).toBe(200);
+      expect(json<{ subject: { fullName: string } }>(res).subject.fullName).toBe(fullName);
+    },
+  );
+
+  test("in bulk, each bad row fails alone", async () => {
+    const before = world.usedThisMonth();
+    const body = json<BulkBody>(
+      await world.post("/v1/screenings/bulk", [
+        { fullName: "!!!", userReference: "row-0" },
+        { fullName: "Jane Roe" },
+        { fullName: "Ann Lee", aliases: ["A. Lee", "\u200b"], userReference: "row\u00002" },
+        { fullName: "Ивана Петрова" },
+      ]),
+    );
+    // A failed row echoes a valid reference only: one with a control character is not echoed.
+    expect(body.rows.map((r) => r.userReference)).toEqual(["row-0", null, null, null]);
+    expect(body.summary).toEqual({ total: 4, screened: 2, failed: 2 });
+    expect(body.rows.map((r) => r.status)).toEqual(["failed", "screened", "failed", "screened"]);
+    expect(body.rows[0]?.error?.errors).toEqual([{ field: "fullName", message: NO_NAME }]);
+    expect(body.rows[0]?.error?.detail).toBe(`The subject is invalid: fullName ${NO_NAME}.`);
+    expect(body.rows[2]?.error?.errors).toEqual([
+      { field: "aliases[1]", message: NO_NAME },
+      { field: "userReference", message: "must not contain control characters (such as NUL, tab or a line break)" },
+    ]);
+    expect(world.usedThisMonth()).toBe(before + 2);
+  });
+});
+
+describe("validation wording", () => {
+  test("a missing fullName is required, once", async () => {
+    const problem = expectProblem(await world.post("/v1/screenings/check", {}), 400, "VALIDATION_FAILED");
+    expect(problem.errors).toEqual([{ field: "fullName", message: "is required" }]);
+    expect(problem.detail).toContain("fullName is required");
+    expect(problem.detail).not.toContain("Invalid input");
+  });
+
+  test("a blank fullName does not repeat the field", async () => {
+    const problem = expectProblem(await world.post("/v1/screenings/check", { fullName: "  " }), 400, "VALIDATION_FAILED");
+    expect(problem.errors).toEqual([{ field: "fullName", message: "must not be empty" }]);
+    expect(problem.detail).not.toContain("fullName fullName");
+  });
+
+  test("an empty check body says so", async () => {
+    const problem = expectProblem(await world.post("/v1/screenings/check", ""), 400, "VALIDATION_FAILED");
+    expect(problem.errors).toEqual([{ field: "", message: "is empty; send a JSON object" }]);
+  });
+
+  test("an empty bulk body is one error, not two contradictory ones", async () => {
+    const problem = expectProblem(await world.post("/v1/screenings/bulk", ""), 400, "VALIDATION_FAILED");
+    expect(problem.errors).toEqual([{ field: "", message: "is empty; send a JSON array" }]);
+    expect(problem.detail).toBe("Bulk request is invalid: body is empty; send a JSON array");
+  });
+});
+
+describe("bulk CSV: a failed row shows the name it was sent with", () => {
+  test("echoed as sent, formula-neutralised, controls visible, huge names cut; a non-string stays empty", async () => {
+    const rows = [{ fullName: "=1+1\u0000" }, { fullName: "y".repeat(700) }, { fullName: 42 }, { fullName: "Jane Roe", dateOfBirth: "1961-02-30" }];
+    const res = await world.post("/v1/screenings/bulk?format=csv", rows);
+    expect(res.status).toBe(200);
+    const parsed = Papa.parse<Record<string, string>>(res.text, { header: true, skipEmptyLines: true });
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.data.map((r) => r.status)).toEqual(["failed", "failed", "failed", "failed"]);
+    expect(parsed.data.map((r) => r.fullName)).toEqual(["'=1+1\uFFFD", `${"y".repeat(500)}…`, "", "Jane Roe"]);
+    expect(parsed.data[2]?.errorDetail).toBe("The subject is invalid: fullName must be a string, not a number.");
+    expect(parsed.data[3]?.errorDetail).toContain("dateOfBirth must be");
+  });
+});
+
+describe("quota 429 wording", () => {
+  const nextMonthSeconds = () => {
+    const now = new Date();
+    return (Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) - now.getTime()) / 1000;
+  };
+
+  test("a bulk larger than the whole limit says it does not fit, and has no Retry-After", async () => {
+    const res = await capped.post("/v1/screenings/bulk", [{ fullName: "A" }, { fullName: "B" }, { fullName: "C" }, { fullName: "D" }]);
+    const problem = expectProblem(res, 429, "QUOTA_EXCEEDED");
+    expect(problem.title).not.toContain("reached");
+    expect(problem.detail).toContain("does not fit");
+    expect(problem.detail).toContain("needs 4 screens");
+    expect(problem.detail).toContain("used 0 of limit 3");
+    expect(problem.detail).not.toContain("quota reached");
+    expect(problem).toMatchObject({ used: 0, limit: 3, remaining: 3 });
+    expect(res.headers.get("retry-after")).toBeNull();
+    expect(capped.usedThisMonth()).toBe(0);
+  });
+
+  test("a bulk that fits after the reset says so, with Retry-After", async () => {
+    expect((await capped.post("/v1/screenings/check", { fullName: "Jane Roe" })).status).toBe(200);
+    expect((await capped.post("/v1/screenings/check", { fullName: "John Roe" })).status).toBe(200);
+    const res = await capped.post("/v1/screenings/bulk", [{ fullName: "A" }, { fullName: "B" }]);
+    const problem = expectProblem(res, 429, "QUOTA_EXCEEDED");
+    expect(problem.detail).toContain("needs 2 screens but only 1 remains (used 2 of limit 3");
+    expect(problem.detail).toContain("send at most 1 valid row now");
+    const retryAfter = Number(res.headers.get("retry-after"));
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(Math.abs(retryAfter - nextMonthSeconds())).toBeLessThan(30);
+  });
+
+  test("a single screen at the cap: quota reached, with Retry-After", async () => {
+    expect((await capped.post("/v1/screenings/check", { fullName: "Jim Roe" })).status).toBe(200);
+    const res = await capped.post("/v1/screenings/check", { fullName: "One More" });
+    const problem = expectProblem(res, 429, "QUOTA_EXCEEDED");
+    expect(problem.detail).toContain("Monthly screening quota reached: used 3 of limit 3");
+    expect(Math.abs(Number(res.headers.get("retry-after")) - nextMonthSeconds())).toBeLessThan(30);
+  });
+});

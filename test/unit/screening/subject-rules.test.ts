@@ -1,0 +1,189 @@
+import { describe, expect, test } from "bun:test";
+import { z } from "zod";
+import { ServiceError } from "@/errors";
+import { parseInput, zodIssues } from "@/lib/validate";
+import { normaliseName } from "@/matching/normalise";
+import { bulkCsv, displaySentName } from "@/screening/bulk-csv";
+import type { BulkResult, BulkRowSummary } from "@/screening/bulk";
+import { CheckInput } from "@/screening/check";
+import { CONTROL_MESSAGE, hasNameToken, NO_NAME_MESSAGE, Subject } from "@/screening/subject";
+import { secondsUntilNextUtcMonth } from "@/usage/quota";
+
+/** Real names, one or two per script: every one must keep passing. */
+const REAL_NAMES = [
+  "Jane Roe",
+  "José Müller-Łukasiewicz",
+  "Nguyễn Tấn Dũng",
+  "O'Brien",
+  "Владимир Путин",
+  "Олександр Зінченко",
+  "محمد بن سلمان",
+  "محمود احمدی‌نژاد",
+  "习近平",
+  "安倍晋三",
+  "やまだ たろう",
+  "김정은",
+  "Ολυμπία Παπαδοπούλου",
+  "בנימין נתניהו",
+  "नरेन्द्र मोदी",
+  "ประยุทธ์ จันทร์โอชา",
+  "მიხეილ სააკაშვილი",
+  "Նիկոլ Փաշինյան",
+  "አብይ አህመድ",
+  "மு. கருணாநிதி",
+  "Agent 47",
+];
+
+const NOT_NAMES = ["!!!", "-", "...", "\u200b", "\u200b\u200c\u200d", "\u0301", "ـــ", "·", "🙂", "★☆", "?? ??", "«»"];
+
+function issues(value: unknown, schema: z.ZodType = Subject) {
+  const parsed = schema.safeParse(value);
+  return parsed.success ? [] : zodIssues(parsed.error);
+}
+
+describe("names: at least one letter or digit, by the matcher's own normalisation", () => {
+  test.each(REAL_NAMES)("%s passes", (name) => {
+    expect(hasNameToken(name)).toBe(true);
+    expect(normaliseName(name).tokens.length).toBeGreaterThan(0);
+    expect(issues({ fullName: name, aliases: [name] })).toEqual([]);
+  });
+
+  test.each(NOT_NAMES)("%p is refused on fullName and per alias", (text) => {
+    expect(hasNameToken(text)).toBe(false);
+    expect(issues({ fullName: text })).toEqual([{ field: "fullName", message: NO_NAME_MESSAGE }]);
+    expect(issues({ fullName: "Jane Roe", aliases: ["Janet Roe", "J. Roe", text] })).toEqual([{ field: "aliases[2]", message: NO_NAME_MESSAGE }]);
+  });
+
+  test("no accepted name leaves the matcher without a token, and the ASCII shortcut agrees with normaliseName", () => {
+    // Every BMP code point alone, after an ASCII letter and before a digit: the shortcut (an ASCII
+    // letter or digit is enough) must never accept what normalisation leaves empty.
+    for (let cp = 0; cp <= 0xffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCharCode(cp);
+      for (const text of [c, `a${c}`, `${c}7`, `Z${c}\u0301`]) {
+        if (hasNameToken(text) && normaliseName(text).tokens.length === 0) throw new Error(`accepted ${JSON.stringify(text)} without a token`);
+      }
+      if (/[\p{L}\p{N}]/u.test(c) && normaliseName(c).tokens.length > 0) expect(hasNameToken(c)).toBe(true);
+    }
+  });
+});
+
+describe("control characters", () => {
+  test.each(["\u0000", "Jane\u0000Roe", "Jane\tRoe", "Jane\nRoe", "Jane\u001bRoe", "Jane\u007fRoe", "Jane\u0085Roe", "Jane\u009fRoe"])(
+    "%p is refused with one clear message",
+    (text) => {
+      expect(issues({ fullName: text })).toEqual([{ field: "fullName", message: CONTROL_MESSAGE }]);
+      expect(issues({ fullName: "Jane Roe", aliases: [text] })).toEqual([{ field: "aliases[0]", message: CONTROL_MESSAGE }]);
+      expect(issues({ fullName: "Jane Roe", userReference: `ref-${text}` })).toEqual([{ field: "userReference", message: CONTROL_MESSAGE }]);
+    },
+  );
+
+  test("surrounding whitespace is trimmed, not refused", () => {
+    const parsed = Subject.parse({ fullName: "\tJane Roe\r\n", userReference: " cust-1\n" });
+    expect(parsed.fullName).toBe("Jane Roe");
+    expect(parsed.userReference).toBe("cust-1");
+  });
+
+  test("dateOfBirth and nationality refuse them by their own format", () => {
+    expect(issues({ fullName: "Jane Roe", dateOfBirth: "1961\u0000" }).map((i) => i.field)).toEqual(["dateOfBirth"]);
+    expect(issues({ fullName: "Jane Roe", nationality: "G\u0000B" }).map((i) => i.field)).toEqual(["nationality"]);
+  });
+});
+
+describe("validation wording: one message per problem, never repeating the field", () => {
+  test("missing, blank, too long, wrong type", () => {
+    expect(issues({})).toEqual([{ field: "fullName", message: "is required" }]);
+    expect(issues({ fullName: "   " })).toEqual([{ field: "fullName", message: "must not be empty" }]);
+    expect(issues({ fullName: "x".repeat(501) })).toEqual([{ field: "fullName", message: "must be at most 500 characters" }]);
+    expect(issues({ fullName: 5 })).toEqual([{ field: "fullName", message: "must be a string, not a number" }]);
+    expect(issues({ fullName: "A B", aliases: "C D" })).toEqual([{ field: "aliases", message: "must be an array, not a string" }]);
+    expect(issues({ fullName: "A B", aliases: ["C D", ""] })).toEqual([{ field: "aliases[1]", message: "must not be empty" }]);
+    expect(issues({ fullName: "A B", aliases: [null] })).toEqual([{ field: "aliases[0]", message: "must be a string, not null" }]);
+    expect(issues({ fullName: "A B", userReference: "" })).toEqual([{ field: "userReference", message: "must not be empty" }]);
+  });
+
+  test("the body itself: empty, or not an object", () => {
+    expect(issues("", CheckInput)).toEqual([{ field: "", message: "is empty; send a JSON object" }]);
+    expect(issues(undefined, CheckInput)).toEqual([{ field: "", message: "is empty; send a JSON object" }]);
+    expect(issues([], CheckInput)).toEqual([{ field: "", message: "must be a JSON object, not an array" }]);
+    expect(issues(42, Subject)).toEqual([{ field: "", message: "must be a JSON object, not a number" }]);
+  });
+
+  test("a value of the wrong type gets only the type problem, not its checks as well", () => {
+    const Rows = z.array(z.unknown()).min(1, "must hold at least one subject");
+    expect(issues("", Rows)).toEqual([{ field: "", message: "is empty; send a JSON array" }]);
+    expect(issues([], Rows)).toEqual([{ field: "", message: "must hold at least one subject" }]);
+  });
+
+  test("a missing enum or literal is required; schemas' own messages are kept", () => {
+    const Shape = z.object({ plan: z.enum(["a", "b"]), n: z.number().min(1, "must be at least 1") }).strict();
+    expect(issues({ n: 0 }, Shape)).toEqual([
+      { field: "plan", message: "is required" },
+      { field: "n", message: "must be at least 1" },
+    ]);
+    expect(issues({ plan: "a", n: 1, extra: true }, Shape)).toEqual([{ field: "extra", message: "is not a known field" }]);
+  });
+
+  test("parseInput's detail reads as one sentence", () => {
+    try {
+      parseInput(Subject, { aliases: ["!!!"] }, "Screening request");
+      throw new Error("no throw");
+    } catch (error) {
+      expect(error).toBeInstanceOf(ServiceError);
+      expect((error as ServiceError).message).toBe(`Screening request is invalid: fullName is required; aliases[0] ${NO_NAME_MESSAGE}`);
+    }
+  });
+});
+
+describe("quota reset", () => {
+  test("seconds until the next UTC calendar month", () => {
+    expect(secondsUntilNextUtcMonth(new Date("2026-03-31T23:59:59.500Z"))).toBe(1);
+    expect(secondsUntilNextUtcMonth(new Date("2026-03-31T23:59:00.000Z"))).toBe(60);
+    expect(secondsUntilNextUtcMonth(new Date("2026-04-01T00:00:00.000Z"))).toBe(30 * 86_400);
+    expect(secondsUntilNextUtcMonth(new Date("2026-12-31T00:00:00.000Z"))).toBe(86_400);
+    expect(secondsUntilNextUtcMonth(new Date("2028-02-01T00:00:00.000Z"))).toBe(29 * 86_400);
+  });
+});
+
+describe("bulk CSV echoes a failed row's name", () => {
+  test("displaySentName trims, shows controls and cuts a huge name", () => {
+    expect(displaySentName("  !!!  ")).toBe("!!!");
+    expect(displaySentName("Jane\u0000Roe\u0085")).toBe("Jane\uFFFDRoe\uFFFD");
+    expect(displaySentName("x".repeat(600))).toBe(`${"x".repeat(500)}…`);
+    // A surrogate pair straddling the cut is dropped whole, never split.
+    const cut = displaySentName(`${"x".repeat(499)}😀😀`);
+    expect(cut).toBe(`${"x".repeat(499)}…`);
+    expect(cut.isWellFormed()).toBe(true);
+  });
+
+  test("the failed row's fullName cell, formula-neutralised", () => {
+    const failed = (index: number): BulkRowSummary => ({
+      index,
+      status: "failed",
+      screeningId: null,
+      userReference: null,
+      decision: null,
+      isMatch: null,
+      score: null,
+      riskScore: null,
+      riskBand: null,
+      classification: null,
+      pepTiers: [],
+      sourceLists: [],
+      matchCount: null,
+      adverseMediaStatus: null,
+      error: { code: "VALIDATION_FAILED", detail: `The subject is invalid: fullName ${NO_NAME_MESSAGE}.`, errors: [] },
+    });
+    const result: BulkResult = {
+      rows: [failed(0), failed(1)],
+      summary: { total: 2, screened: 0, failed: 2 },
+      subjects: new Map(),
+      sentNames: new Map([[0, "=HYPERLINK(\"http://evil.example\")\u0000"]]),
+    };
+    const lines = bulkCsv(result).split("\r\n");
+    expect(lines[1]).toBe(
+      `0,failed,,"'=HYPERLINK(""http://evil.example"")\uFFFD",,,,,,,,,,,,VALIDATION_FAILED,The subject is invalid: fullName ${NO_NAME_MESSAGE}.`,
+    );
+    expect(lines[2]).toStartWith("1,failed,,,");
+  });
+});
