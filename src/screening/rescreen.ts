@@ -1,10 +1,12 @@
 import type { CallMeta } from "@/context";
+import { ServiceError } from "@/errors";
 import { precheckOneScreen } from "@/usage/quota";
 import { commitSingleScreen } from "./commit";
 import { requireLists, type ScreeningDeps, type ScreenOutcome } from "./deps";
 import { getScreening } from "./get";
 import { findReplay, idempotencyClaim } from "./idempotency";
 import { runScreening } from "./run";
+import { hasNameToken } from "./subject";
 
 export interface RescreenArgs {
   tenantId: string;
@@ -26,6 +28,14 @@ export async function rescreenScreening(deps: ScreeningDeps, args: RescreenArgs)
   if (claim) {
     const replay = findReplay(deps.db, args.tenantId, claim, now);
     if (replay) return { record: replay, replayed: true };
+  }
+  const unusable = [original.subject.fullName, ...original.subject.aliases].find((name) => !hasNameToken(name));
+  if (unusable !== undefined) {
+    // Only a screening stored before names were checked can hold one; a new Clear for it would mean nothing.
+    throw new ServiceError(
+      "CONFLICT",
+      `Screening ${original.id} was of a name with no letter or digit to match; screen a corrected subject with POST /v1/screenings/check instead.`,
+    );
   }
   precheckOneScreen(deps.db, args.tenantId, now);
   const record = runScreening(

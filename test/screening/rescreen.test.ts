@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { setRiskProfile } from "@/profiles/store";
 import { importListFiles } from "@/watchlists/import";
-import { json } from "../helpers/api";
+import { expectProblem, json } from "../helpers/api";
 import { ofacFilesWith } from "../helpers/lists";
 import { startScreeningWorld, type ScreeningWorld } from "./world";
 
@@ -57,4 +57,20 @@ test("a rescreen is a new screening of the same subject with the ORIGINAL option
 test("a rescreen of an unknown or malformed id is 404", async () => {
   expect((await world.post("/v1/screenings/01900000-0000-7000-8000-000000000000/rescreen", null)).status).toBe(404);
   expect((await world.post("/v1/screenings/nope/rescreen", null)).status).toBe(404);
+});
+
+test("a stored screening of a name with nothing to match (from before names were checked) is not rescreened: 409, not charged", async () => {
+  const original = json<{ id: string }>(await world.post("/v1/screenings/check", { fullName: "Ada Example" }));
+  // What an older build stored: a copy of the row under a new id, its subject a name with no letter.
+  const legacyId = "01900000-0000-7000-8000-0000000000aa";
+  world.lists.server.ctx.db.sqlite.run(
+    `INSERT INTO screenings SELECT ?, tenant_id, created_at, correlation_id, user_reference, json_set(subject, '$.fullName', '!!!'), options,
+       snapshot_id, list_versions, decision, is_match, score, risk_score, risk_band, classification, pep_tiers, source_lists, match_count,
+       matches, suppressed_matches, adverse_media_status, rescreen_of, origin, charged FROM screenings WHERE id = ?`,
+    [legacyId, original.id],
+  );
+  const used = world.usedThisMonth();
+  const problem = expectProblem(await world.post(`/v1/screenings/${legacyId}/rescreen`, null), 409, "CONFLICT");
+  expect(problem.detail).toContain("no letter or digit");
+  expect(world.usedThisMonth()).toBe(used);
 });
