@@ -88,8 +88,11 @@ export const ENV_SETTINGS: Record<string, { path: Path; list?: boolean }> = {
   AML_IDEMPOTENCY_TTL_HOURS: { path: ["idempotencyTtlHours"] },
 };
 
-/** Variables that steer loading rather than land in the tree, or belong to the CLI's remote mode. */
-const LOADER_ENV = new Set(["AML_CONFIG", "AML_REMOTE", "AML_TOKEN", "AML_CLIENT_ID", "AML_CLIENT_SECRET", "AML_AUTH_URL"]);
+/**
+ * Variables that steer loading rather than land in the tree, or belong to one CLI command: the remote
+ * mode's, and `aml webhook verify`'s signing secret (so it can stay off the command line).
+ */
+const LOADER_ENV = new Set(["AML_CONFIG", "AML_REMOTE", "AML_TOKEN", "AML_CLIENT_ID", "AML_CLIENT_SECRET", "AML_AUTH_URL", "AML_WEBHOOK_SECRET"]);
 
 export class ConfigError extends Error {
   override name = "ConfigError";

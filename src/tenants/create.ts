@@ -6,10 +6,12 @@ import { newId } from "@/lib/ids";
 import { parseInput } from "@/lib/validate";
 import { writeTx } from "@/storage/db";
 import { tenants } from "@/storage/schema";
+import type { LookupFn } from "@/webhooks/send-target";
 import { checkWebhookUrl } from "@/webhooks/url-policy";
 import { insertApiKey } from "./keys";
 import { findTenantRow, toTenant } from "./internal";
 import { CreateTenantInput, type Tenant } from "./schemas";
+import { assertReceiverUrl, webhookUrlRefused } from "./webhook";
 
 export interface CreatedTenant {
   tenant: Tenant;
@@ -20,16 +22,27 @@ export interface CreatedTenant {
   webhookSigningSecret: string | null;
 }
 
-/** Onboards a tenant with a first API key (compliance_analyst) and, with a webhook URL, a signing secret. */
+/**
+ * Onboarding as the admin API and `aml tenant create` run it: createTenant after the webhook URL's
+ * host name, if any, was resolved and found not to point at a private address the operator did not
+ * allow-list (checkReceiverUrl), as the dispatcher would find at every delivery.
+ */
+export async function onboardTenant(ctx: AppContext, rawInput: unknown, meta: CallMeta, lookup?: LookupFn): Promise<CreatedTenant> {
+  const input = parseInput(CreateTenantInput, rawInput, "Tenant");
+  if (input.webhookUrl) await assertReceiverUrl(ctx, input.webhookUrl, "Tenant", lookup);
+  return createTenant(ctx, rawInput, meta);
+}
+
+/**
+ * Onboards a tenant with a first API key (compliance_analyst) and, with a webhook URL, a signing
+ * secret. Checks the URL policy without DNS (synchronous, for the demo tenant and fixtures);
+ * onboardTenant adds the resolution check.
+ */
 export function createTenant(ctx: AppContext, rawInput: unknown, meta: CallMeta): CreatedTenant {
   const input = parseInput(CreateTenantInput, rawInput, "Tenant");
   if (input.webhookUrl) {
     const check = checkWebhookUrl(input.webhookUrl, { allowPrivate: ctx.config.webhooks.allowPrivateNetworks });
-    if (!check.ok) {
-      throw new ServiceError("VALIDATION_FAILED", `Tenant is invalid: webhookUrl ${check.reason}`, {
-        fieldIssues: [{ field: "webhookUrl", message: check.reason }],
-      });
-    }
+    if (!check.ok) throw webhookUrlRefused("Tenant", check.reason);
   }
   const now = ctx.clock.now();
   const id = newId();

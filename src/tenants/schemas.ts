@@ -30,6 +30,10 @@ export const CreateTenantInput = z
   .strict();
 export type CreateTenantInput = z.infer<typeof CreateTenantInput>;
 
+/** PUT /v1/tenants/{id}/webhook body: the receiver URL, or null to stop queueing events. */
+export const SetWebhookInput = z.object({ webhookUrl: z.string().trim().min(1).max(2048).nullable() }).strict();
+export type SetWebhookInput = z.infer<typeof SetWebhookInput>;
+
 export const SetQuotaInput = z.object({ monthlyScreeningQuota: QuotaValue }).strict();
 export type SetQuotaInput = z.infer<typeof SetQuotaInput>;
 

@@ -59,6 +59,7 @@ const PRIVATE_V4: ReadonlyArray<[string, number]> = [
   ["127.0.0.0", 8],
   ["169.254.0.0", 16],
   ["172.16.0.0", 12],
+  ["192.0.0.0", 24], // IETF protocol assignments: DS-Lite B4/AFTR, NAT64 discovery (192.0.0.170/171)
   ["192.168.0.0", 16],
   ["198.18.0.0", 15],
   ["224.0.0.0", 4],
@@ -94,14 +95,20 @@ function inV6Range(ip: bigint, base: bigint, bits: number): boolean {
   return (ip & mask) === (base & mask);
 }
 
-/** Ranges that carry an IPv4 address in their low 32 bits: IPv4-mapped and NAT64 well-known prefix. */
-const V4_EMBEDDING_V6: ReadonlyArray<[string, number]> = [
-  ["::ffff:0:0", 96],
-  ["64:ff9b::", 96],
+/**
+ * Ranges that carry an IPv4 address, judged by that address: a public one is public, a private one
+ * private. The IPv4 sits in the low 32 bits, except for 6to4, where it follows the 2002: prefix.
+ */
+const V4_EMBEDDING_V6: ReadonlyArray<{ base: string; bits: number; v4Shift: bigint }> = [
+  { base: "::ffff:0:0", bits: 96, v4Shift: 0n }, // IPv4-mapped
+  { base: "::ffff:0:0:0", bits: 96, v4Shift: 0n }, // IPv4-translated (SIIT)
+  { base: "64:ff9b::", bits: 96, v4Shift: 0n }, // NAT64 well-known prefix
+  { base: "2002::", bits: 16, v4Shift: 80n }, // 6to4: 2002:AABB:CCDD::/48 is IPv4 A.B.C.D
 ];
 
 const PRIVATE_V6: ReadonlyArray<[string, number]> = [
   ["::", 96], // unspecified, loopback and the deprecated IPv4-compatible form
+  ["64:ff9b:1::", 48], // NAT64 local-use prefix: translated by a gateway inside the operator's network
   ["fc00::", 7],
   ["fe80::", 10],
   ["fec0::", 10],
@@ -111,9 +118,8 @@ const PRIVATE_V6: ReadonlyArray<[string, number]> = [
 function isPrivateV6(ip: string): boolean {
   // The URL parser writes ::ffff:127.0.0.1 as ::ffff:7f00:1, so the embedded IPv4 is read numerically.
   const value = v6ToBigInt(ip);
-  if (V4_EMBEDDING_V6.some(([base, bits]) => inV6Range(value, v6ToBigInt(base), bits))) {
-    return isPrivateV4(Number(value & 0xffffffffn));
-  }
+  const embedding = V4_EMBEDDING_V6.find(({ base, bits }) => inV6Range(value, v6ToBigInt(base), bits));
+  if (embedding) return isPrivateV4(Number((value >> embedding.v4Shift) & 0xffffffffn));
   return PRIVATE_V6.some(([base, bits]) => inV6Range(value, v6ToBigInt(base), bits));
 }
 

@@ -1,10 +1,11 @@
 import type { Command } from "commander";
 import { invalidInput, ServiceError } from "@/errors";
-import { createTenant } from "@/tenants/create";
+import { onboardTenant } from "@/tenants/create";
 import { getTenant, listTenants } from "@/tenants/get";
 import { cliMeta, globalOptions, withContext } from "../context";
 import { remoteCall, remoteTarget } from "../remote";
 import type { Tenant } from "@/tenants/schemas";
+import { rotateWebhookSecret, setWebhookUrl } from "@/tenants/webhook";
 import { printJson, printRecord, printTable } from "../output";
 
 interface CreateOptions {
@@ -26,7 +27,7 @@ export function parseQuotaFlag(value: string | undefined): number | null | undef
 }
 
 export function registerTenant(program: Command): void {
-  const tenant = program.command("tenant").description("Create and inspect tenants");
+  const tenant = program.command("tenant").description("Create and inspect tenants, and manage their webhook receiver");
 
   tenant
     .command("create")
@@ -36,7 +37,7 @@ export function registerTenant(program: Command): void {
     .requiredOption("--contact-email <email>", "compliance contact")
     .requiredOption("--plan <plan>", "plan name (free text)")
     .requiredOption("--lists <lists>", "enabled lists, comma-separated: OFAC,EU,UK,UN,WIKIDATA")
-    .option("--webhook-url <url>", "webhook receiver (http or https)")
+    .option("--webhook-url <url>", "webhook receiver (http or https); a private host needs the server's allow-list (--config / AML_WEBHOOK_ALLOW_PRIVATE)")
     .option("--quota <n>", 'monthly screening quota, or "unlimited" (default)')
     .action(async (options: CreateOptions, command: Command) => {
       const input = {
@@ -53,8 +54,8 @@ export function registerTenant(program: Command): void {
       };
       const created = remoteTarget(command)
         ? await remoteCall<CreatedOutput>(command, "POST", "/v1/tenants", input)
-        : await withContext(command, (ctx) => {
-            const result = createTenant(ctx, input, cliMeta());
+        : await withContext(command, async (ctx) => {
+            const result = await onboardTenant(ctx, input, cliMeta());
             return { ...result.tenant, apiKey: result.apiKey, apiKeyId: result.apiKeyId, webhookSigningSecret: result.webhookSigningSecret };
           });
       if (globalOptions(command).json) {
@@ -93,6 +94,56 @@ export function registerTenant(program: Command): void {
       if (globalOptions(command).json) printJson(found);
       else printRecord({ ...found });
     });
+
+  registerTenantWebhook(tenant);
+}
+
+type WithSecret = Tenant & { webhookSigningSecret: string | null };
+
+/** `aml tenant webhook set|rotate-secret`: the receiver URL and its signing secret (PUT /v1/tenants/{id}/webhook, POST …/webhook/secret). */
+function registerTenantWebhook(tenant: Command): void {
+  const webhook = tenant.command("webhook").description("Set or clear a tenant's webhook URL, or rotate its signing secret");
+
+  webhook
+    .command("set <tenant> [url]")
+    .description("Set the webhook URL (or --clear it); a tenant that had no signing secret gets one, printed once")
+    .option("--clear", "remove the URL: no new events are queued for the tenant")
+    .action(async (ref: string, url: string | undefined, options: { clear?: boolean }, command: Command) => {
+      if ((url === undefined) === (options.clear !== true)) throw invalidInput("Give either a webhook URL or --clear.");
+      const body = { webhookUrl: options.clear ? null : (url ?? null) };
+      const updated = remoteTarget(command)
+        ? await remoteCall<WithSecret>(command, "PUT", `/v1/tenants/${(await remoteTenant(command, ref)).id}/webhook`, body)
+        : await withContext(command, async (ctx) => {
+            const result = await setWebhookUrl(ctx, ref, body, cliMeta());
+            return { ...result.tenant, webhookSigningSecret: result.webhookSigningSecret };
+          });
+      printWithSecret(command, updated);
+    });
+
+  webhook
+    .command("rotate-secret <tenant>")
+    .description("Replace the webhook signing secret; the new one is printed once and signs every delivery from now on")
+    .action(async (ref: string, _options: unknown, command: Command) => {
+      const rotated = remoteTarget(command)
+        ? await remoteCall<WithSecret>(command, "POST", `/v1/tenants/${(await remoteTenant(command, ref)).id}/webhook/secret`)
+        : await withContext(command, (ctx) => {
+            const result = rotateWebhookSecret(ctx, ref, cliMeta());
+            return { ...result.tenant, webhookSigningSecret: result.webhookSigningSecret };
+          });
+      printWithSecret(command, rotated);
+    });
+}
+
+function printWithSecret(command: Command, result: WithSecret): void {
+  if (globalOptions(command).json) {
+    printJson(result);
+    return;
+  }
+  printRecord({ tenant: result.slug, webhookUrl: result.webhookUrl ?? "(none)", updatedAt: result.updatedAt });
+  if (result.webhookSigningSecret) {
+    console.log("");
+    console.log(`Webhook signing secret (shown once, store it now): ${result.webhookSigningSecret}`);
+  }
 }
 
 type CreatedOutput = Tenant & { apiKey: string; apiKeyId: string; webhookSigningSecret: string | null };

@@ -1,0 +1,129 @@
+import { eq } from "drizzle-orm";
+import { appendAudit } from "@/audit/append";
+import { generateWebhookSecret } from "@/auth/api-key-format";
+import type { AppContext, CallMeta } from "@/context";
+import { ServiceError } from "@/errors";
+import { parseInput } from "@/lib/validate";
+import { writeTx } from "@/storage/db";
+import { tenants } from "@/storage/schema";
+import { checkSendTarget, type LookupFn, systemLookup } from "@/webhooks/send-target";
+import { checkWebhookUrl, type UrlCheck } from "@/webhooks/url-policy";
+import { getTenantRow, toTenant } from "./internal";
+import { SetWebhookInput, type Tenant } from "./schemas";
+
+/** A tenant with a signing secret that is shown this once (null when none was issued). */
+export interface TenantWithSecret {
+  tenant: Tenant;
+  webhookSigningSecret: string | null;
+}
+
+/** 400 naming the webhookUrl field, the same problem for onboarding and PUT /v1/tenants/{id}/webhook. */
+export function webhookUrlRefused(what: string, reason: string): ServiceError {
+  return new ServiceError("VALIDATION_FAILED", `${what} is invalid: webhookUrl ${reason}`, {
+    fieldIssues: [{ field: "webhookUrl", message: reason }],
+  });
+}
+
+/**
+ * The URL policy as a new receiver URL must pass it: the syntactic check (scheme, credentials,
+ * private literals), then, for a host name, the dispatcher's own send-time check on the resolved
+ * addresses (checkSendTarget). A name that resolves to a private address that is not allow-listed
+ * is refused now rather than on every delivery. A name that does not resolve from here (not yet in
+ * DNS, or no DNS on the appliance) is accepted: the dispatcher resolves it again before each round.
+ * Waits at most webhooks.timeoutMs for DNS. `config` is the calling process's: the CLI judges with
+ * its own --config and AML_* environment (appliance/OPERATIONS.md).
+ */
+export async function checkReceiverUrl(ctx: Pick<AppContext, "config">, url: string, lookup: LookupFn = systemLookup): Promise<UrlCheck> {
+  const policy = { allowPrivate: ctx.config.webhooks.allowPrivateNetworks };
+  const check = checkWebhookUrl(url, policy);
+  if (!check.ok) return check;
+  let resolved = false;
+  const target = await checkSendTarget(
+    url,
+    policy,
+    async (host) => {
+      const addresses = await lookup(host);
+      resolved = addresses.length > 0;
+      return addresses;
+    },
+    ctx.config.webhooks.timeoutMs,
+  );
+  // Not ok although the name resolved: a resolved address is private and not allow-listed.
+  return target.ok || !resolved ? check : target;
+}
+
+/** Throws the 400 of webhookUrlRefused when checkReceiverUrl refuses `url`. */
+export async function assertReceiverUrl(ctx: Pick<AppContext, "config">, url: string, what: string, lookup?: LookupFn): Promise<void> {
+  const check = await checkReceiverUrl(ctx, url, lookup);
+  if (!check.ok) throw webhookUrlRefused(what, check.reason);
+}
+
+/**
+ * Sets (or, with null, clears) a tenant's webhook URL. A tenant onboarded without a URL has no
+ * signing secret yet: setting a URL then issues one, returned this once. Otherwise the secret is
+ * kept (clearing a URL keeps it too; rotate it with rotateWebhookSecret). The dispatcher reads the
+ * URL before each round, so events already queued go to the new URL; with the URL cleared nothing
+ * new is queued, and queued events fail their attempts until a URL is set again or they are dead.
+ */
+export async function setWebhookUrl(
+  ctx: AppContext,
+  tenantRef: string,
+  rawInput: unknown,
+  meta: CallMeta,
+  lookup?: LookupFn,
+): Promise<TenantWithSecret> {
+  const input = parseInput(SetWebhookInput, rawInput, "Webhook settings");
+  // 404 before a DNS lookup for a tenant that does not exist.
+  getTenantRow(ctx.db, tenantRef);
+  if (input.webhookUrl !== null) await assertReceiverUrl(ctx, input.webhookUrl, "Webhook settings", lookup);
+  return writeTx(ctx.db, () => {
+    const row = getTenantRow(ctx.db, tenantRef);
+    const at = ctx.clock.now();
+    const now = at.toISOString();
+    const secret = input.webhookUrl !== null && row.webhookSecretEnc === null ? generateWebhookSecret() : null;
+    const webhookSecretEnc = secret ? ctx.secrets.seal(secret) : row.webhookSecretEnc;
+    ctx.db.orm
+      .update(tenants)
+      .set({ webhookUrl: input.webhookUrl, webhookSecretEnc, updatedAt: now })
+      .where(eq(tenants.id, row.id))
+      .run();
+    appendAudit(ctx.db, {
+      chain: row.id,
+      action: "webhook_url.set",
+      targetType: "tenant",
+      targetId: row.id,
+      at,
+      meta,
+      details: { previous: row.webhookUrl, webhookUrl: input.webhookUrl, webhookSigningSecretIssued: secret !== null },
+    });
+    return { tenant: toTenant({ ...row, webhookUrl: input.webhookUrl, webhookSecretEnc, updatedAt: now }), webhookSigningSecret: secret };
+  });
+}
+
+/**
+ * Replaces a tenant's webhook signing secret with a new whsec_ secret, sealed under master.key like
+ * the one issued at onboarding (HMAC needs the secret itself, so it cannot be hashed), and returns
+ * it this once. The old secret is gone at once: the dispatcher unseals the secret before each round,
+ * so every attempt signed after this commit (retries of events queued earlier included) uses the new
+ * one. Works without a URL too, so a secret can be handed over before the URL is set.
+ */
+export function rotateWebhookSecret(ctx: AppContext, tenantRef: string, meta: CallMeta): TenantWithSecret & { webhookSigningSecret: string } {
+  const secret = generateWebhookSecret();
+  return writeTx(ctx.db, () => {
+    const row = getTenantRow(ctx.db, tenantRef);
+    const at = ctx.clock.now();
+    const now = at.toISOString();
+    const webhookSecretEnc = ctx.secrets.seal(secret);
+    ctx.db.orm.update(tenants).set({ webhookSecretEnc, updatedAt: now }).where(eq(tenants.id, row.id)).run();
+    appendAudit(ctx.db, {
+      chain: row.id,
+      action: "webhook_secret.rotate",
+      targetType: "tenant",
+      targetId: row.id,
+      at,
+      meta,
+      details: { hadSecret: row.webhookSecretEnc !== null, webhookUrl: row.webhookUrl },
+    });
+    return { tenant: toTenant({ ...row, webhookSecretEnc, updatedAt: now }), webhookSigningSecret: secret };
+  });
+}
