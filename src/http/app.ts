@@ -1,8 +1,10 @@
 import { type AnyElysia, Elysia } from "elysia";
 import { type FieldIssue, ServiceError } from "@/errors";
 import { zodIssues } from "@/lib/validate";
+import { bodyLimitKey, declaredBodyLimits } from "./body-limits";
 import { apiDocs } from "./docs";
 import type { HttpDeps } from "./deps";
+import { isJsonMediaType } from "./media";
 import { jsonResponse } from "./negotiate";
 import { methodNotAllowed, type RouteTable, routeTable } from "./route-table";
 import { problemResponse } from "./problem";
@@ -19,21 +21,35 @@ type ElysiaError = Error & { code?: unknown; status?: number; validator?: unknow
 /**
  * Builds the HTTP application without listening, so tests can drive it in-process and main.ts can serve it.
  * Cross-cutting conventions live here: correlation ids, body limits, JSON parsing, problem+json errors,
- * 404/405 for unknown routes, access logs.
+ * 404/405 for unknown routes, access logs. Response and request media types are settled per route
+ * (media.ts), before the handler runs.
  */
 export function createApp(deps: HttpDeps) {
   let table: RouteTable | null = null;
+  let bodyLimits: Map<string, number> | null = null;
+  const jsonLimit = deps.config.maxJsonBodyBytes;
+  /**
+   * The byte limit of a non-multipart body: maxJsonBodyBytes, or more on a route that declares more
+   * (bulk). Looked up only for a body over maxJsonBodyBytes or without a Content-Length.
+   */
+  const bodyLimitFor = (request: Request): number => {
+    bodyLimits ??= declaredBodyLimits(app);
+    const declared = bodyLimits.get(bodyLimitKey(request.method, new URL(request.url).pathname));
+    return declared === undefined ? jsonLimit : Math.max(jsonLimit, declared);
+  };
   const app = new Elysia()
     .onRequest(({ request }) => {
       beginRequest(request);
-      enforceBodyLimit(request, deps);
+      enforceBodyLimit(request, deps, bodyLimitFor);
     })
     .onParse(async ({ request, contentType }) => {
       if (contentType.startsWith("multipart/form-data")) return;
-      const text = await readLimited(request, deps.config.maxJsonBodyBytes);
+      const declared = declaredLength(request);
+      const limit = (declared !== null && declared <= jsonLimit) || !request.body ? jsonLimit : bodyLimitFor(request);
+      const text = await readLimited(request, limit, declared);
       // Any other body (text, CSV, unknown) is read under the same limit, so a chunked upload cannot
-      // make the server buffer more than maxJsonBodyBytes before authentication.
-      if (!contentType.startsWith("application/json") && !contentType.includes("+json")) return text;
+      // make the server buffer more than that before authentication. JSON routes refuse it with 415.
+      if (!isJsonMediaType(contentType)) return text;
       if (text.trim() === "") return undefined;
       try {
         return JSON.parse(text) as unknown;
@@ -81,7 +97,7 @@ export function createApp(deps: HttpDeps) {
         "request",
       );
     })
-    .use(apiDocs(deps))
+    .use(apiDocs(deps, (): AnyElysia => app))
     .use(healthRoutes(deps))
     .use(problemRoutes())
     .use(policyRoutes((): AnyElysia => app))
@@ -101,23 +117,25 @@ function declaredLength(request: Request): number | null {
   return Number(header);
 }
 
-function enforceBodyLimit(request: Request, deps: HttpDeps): void {
+function enforceBodyLimit(request: Request, deps: HttpDeps, bodyLimitFor: (request: Request) => number): void {
   const length = declaredLength(request) ?? 0;
   const type = request.headers.get("content-type") ?? "";
-  const limit = type.startsWith("multipart/form-data") ? deps.config.maxUploadBytes : deps.config.maxJsonBodyBytes;
+  let limit: number;
+  if (type.startsWith("multipart/form-data")) limit = deps.config.maxUploadBytes;
+  else if (length <= deps.config.maxJsonBodyBytes) return;
+  else limit = bodyLimitFor(request);
   if (length > limit) {
-    throw new ServiceError("PAYLOAD_TOO_LARGE", `The request body is ${length} bytes; the limit for this content type is ${limit} bytes.`);
+    throw new ServiceError("PAYLOAD_TOO_LARGE", `The request body is ${length} bytes; the limit for this route and content type is ${limit} bytes.`);
   }
 }
 
 /** Reads a body up to `limit` bytes; a chunked body without Content-Length is cut off at the limit too. */
-async function readLimited(request: Request, limit: number): Promise<string> {
+async function readLimited(request: Request, limit: number, declared: number | null): Promise<string> {
   if (!request.body) return "";
   // With a Content-Length within the limit the body is read whole: the server reads exactly that many
   // bytes. Reading it through the stream reader below allocated some 270 KB per request (700 KB for
   // one that failed validation) in large buffers, which alone set off most of the young-generation
   // collections under load (see docs/benchmarks.md).
-  const declared = declaredLength(request);
   if (declared !== null && declared <= limit) return await request.text();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -1,9 +1,10 @@
-import { openapi } from "@elysiajs/openapi";
-import { Elysia, t } from "elysia";
+import { openapi, toOpenAPISchema } from "@elysiajs/openapi";
+import { type AnyElysia, Elysia, t } from "elysia";
 import swaggerBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
 import { ServiceError } from "@/errors";
 import type { HttpDeps } from "./deps";
+import { finishDocument, OPENAPI_COMPONENTS, type OpenApiDocument } from "./openapi";
 
 /** Swagger UI assets embedded in the binary: the explorer must work on an air-gapped network. */
 const SWAGGER_ASSETS: Record<string, { path: string; type: string }> = {
@@ -18,27 +19,59 @@ const DESCRIPTION = `Self-hosted sanctions, PEP and adverse-media screening appl
 Conventions on every route:
 - **Credentials**: a tenant API key in \`X-Api-Key\` (or as \`Authorization: Bearer aml_live_…\`), or an OIDC bearer token (audience \`aml-api\`). The tenant always comes from the credential, never from a body.
 - **Correlation**: send \`X-Correlation-Id\` (1–128 characters of \`A-Z a-z 0-9 . _ : @ / + = -\`) or one is generated; it is echoed in the response header and as \`correlationId\` in every JSON object body.
-- **Errors**: RFC 7807 \`application/problem+json\` with \`type\`, \`title\`, \`status\`, \`detail\`, \`instance\`, \`correlationId\`, a stable machine-readable \`code\`, and for validation errors an \`errors\` array of \`{field, message}\`. 401 = credential missing, malformed, unknown, expired or revoked; 403 = role does not satisfy the route's policy, or the credential has no usable tenant; 404 = not found (including another tenant's object); 405 = method not allowed (with \`Allow\`); 413 = body too large; 429 = quota reached (with \`used\` and \`limit\`).
-- **Bodies**: unknown JSON fields and unknown query parameters are rejected with 400. JSON responses are \`application/json\`; \`Accept: text/json\` or \`text/plain\` returns the same JSON under that type.
+- **Errors**: RFC 7807 \`application/problem+json\` with \`type\`, \`title\`, \`status\`, \`detail\`, \`instance\`, \`correlationId\`, a stable machine-readable \`code\`, and for validation errors an \`errors\` array of \`{field, message}\`. 401 = credential missing, malformed, unknown, expired or revoked; 403 = role does not satisfy the route's policy, or the credential has no usable tenant; 404 = not found (including another tenant's object); 405 = method not allowed (with \`Allow\`); 406 = \`Accept\` allows none of the route's response types; 413 = body too large (JSON: 4 MiB by default, more where a route states it, as bulk does); 415 = the body is not JSON; 429 = quota reached (with \`used\` and \`limit\`). A 406 or 415 is answered before the route does any work: nothing is screened, stored or charged.
+- **Bodies**: request bodies are JSON: \`Content-Type: application/json\` (a \`charset\` parameter is fine) or \`application/*+json\`; any other Content-Type (text/plain, form-urlencoded, CSV, multipart) is 415 on a JSON route, and a body sent without a Content-Type is read as JSON. Unknown JSON fields and unknown query parameters are rejected with 400.
+- **Responses**: JSON responses are \`application/json\`; \`Accept: text/json\` or \`text/plain\` returns the same JSON under that type (the highest q-value wins, RFC 9110). Where a route also offers CSV, an explicit \`format=json|csv\` query parameter wins over Accept.
 - **Paging**: \`skip\` (default 0) and \`take\` (default 50, at most 500).`;
 
-export function apiDocs(_deps: HttpDeps) {
+const DOCUMENTATION = {
+  info: { title: "AML Screening Appliance API", version: "1.0", description: DESCRIPTION },
+  components: {
+    ...OPENAPI_COMPONENTS,
+    securitySchemes: {
+      apiKey: { type: "apiKey", in: "header", name: "X-Api-Key", description: "Tenant API key (aml_live_…)" },
+      bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "OIDC access token, audience aml-api" },
+    },
+  },
+} as const;
+
+const EXCLUDE = { paths: ["/swagger-ui/assets/:file"] };
+const OPENAPI_VERSION = "3.1.2";
+
+/**
+ * The OpenAPI document of every route of `app`, completed by finishDocument() (shared problem
+ * responses, header parameters, named schemas) and serialised once: it is rebuilt only when routes
+ * were added since.
+ */
+function documentSource(app: () => AnyElysia) {
+  let cached: { routes: number; text: string } | null = null;
+  return (): string => {
+    const routes = app().routes;
+    if (cached?.routes === routes.length) return cached.text;
+    const generated = toOpenAPISchema(app(), EXCLUDE, undefined, undefined, OPENAPI_VERSION) as unknown as OpenApiDocument;
+    const doc: OpenApiDocument = {
+      openapi: OPENAPI_VERSION,
+      info: DOCUMENTATION.info,
+      paths: generated.paths,
+      components: { ...DOCUMENTATION.components, schemas: { ...(generated.components?.["schemas"] as object), ...DOCUMENTATION.components.schemas } },
+    };
+    cached = { routes: routes.length, text: JSON.stringify(finishDocument(doc, routes)) };
+    return cached.text;
+  };
+}
+
+/** `app` is read lazily: the document describes the routes registered after this plugin too. */
+export function apiDocs(_deps: HttpDeps, app: () => AnyElysia) {
+  const document = documentSource(app);
   return new Elysia()
     .use(
       openapi({
         provider: "swagger-ui",
         path: "/swagger-ui",
         specPath: OPENAPI_PATH,
-        documentation: {
-          info: { title: "AML Screening Appliance API", version: "1.0", description: DESCRIPTION },
-          components: {
-            securitySchemes: {
-              apiKey: { type: "apiKey", in: "header", name: "X-Api-Key", description: "Tenant API key (aml_live_…)" },
-              bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "OIDC access token, audience aml-api" },
-            },
-          },
-        },
-        exclude: { paths: ["/swagger-ui/assets/:file"] },
+        // The explorer page's title; the document itself is served by the route below.
+        documentation: { info: DOCUMENTATION.info },
+        exclude: EXCLUDE,
         swagger: {
           // The plugin's default spec URL is relative ("openapi.json"), which breaks when the page is opened as
           // /swagger-ui/. Its options type omits `url`, but the renderer passes every option through to Swagger UI.
@@ -49,6 +82,12 @@ export function apiDocs(_deps: HttpDeps) {
         },
       }),
     )
+    // Registered after the plugin, this replaces the plugin's own document route at the same path:
+    // the plugin cannot keep a route's declared header parameters beside its path and query ones, nor
+    // publish shared components. A Response, so the document gains no correlationId member.
+    .get(OPENAPI_PATH, () => new Response(document(), { headers: { "content-type": "application/json; charset=utf-8" } }), {
+      detail: { hide: true },
+    })
     .get(
       "/swagger-ui/assets/:file",
       ({ params }) => {

@@ -3,23 +3,54 @@ import { z } from "zod";
 import type { TenantCaller } from "@/auth/principal";
 import type { CallMeta } from "@/context";
 import { ServiceError } from "@/errors";
+import { MAX_BODY_BYTES } from "@/http/body-limits";
 import type { HttpDeps } from "@/http/deps";
 import { guard, secured } from "@/http/guard";
+import { media } from "@/http/media";
+import { decidedRepresentation, JSON_ONLY, JSON_OR_CSV } from "@/http/negotiate";
+import { jsonContent, jsonResponse, openApiSchema, PARAMETERS, problemResponses } from "@/http/openapi";
 import { requestState } from "@/http/request-state";
-import { bulkScreen } from "./bulk";
+import { parseInput } from "@/lib/validate";
+import { MAX_BULK_ROWS, bulkScreen } from "./bulk";
 import { bulkCsv } from "./bulk-csv";
 import { CheckInput, checkScreening } from "./check";
 import type { ScreeningDeps, ScreenOutcome } from "./deps";
 import { getScreening } from "./get";
 import { parseIdempotencyKey } from "./idempotency";
 import { rescreenScreening } from "./rescreen";
-import { BulkRequest, BulkResponse, jsonContent, openApiSchema, ScreeningResponse } from "./schemas";
+import { BULK_RESPONSE_SCHEMA, BulkRequest, SCREENING_SCHEMA } from "./schemas";
+import { MAX_ALIASES, MAX_NAME_LENGTH, MAX_USER_REFERENCE_LENGTH } from "./subject";
 import { screeningView } from "./view";
 
+/**
+ * Byte limit of a bulk body: 1,000 rows at every documented cap must fit (a 413 for them would
+ * contradict the spec's 400 for bulk input over the caps), however the client's JSON encoder escapes
+ * them. A maximal row holds 10,810 characters of strings: fullName 500 + 20 aliases × 500 +
+ * userReference 200 + nationality 100 (the longest input the field accepts) + dateOfBirth 10. UTF-8
+ * takes at most 3 bytes per UTF-16 code unit (4 for a pair); an encoder that escapes non-ASCII as
+ * \uXXXX (Python's json.dumps by default) takes 6, the most any escaping takes. So at most
+ * 6 × 10,810 = 64,860 bytes of string content, plus 140 bytes of keys, quotes, colons, commas and
+ * brackets in compact JSON: 65,000 bytes a row, and 1,000 × 65,000 + 999 commas + 2 brackets =
+ * 65,001,001 bytes for the request. 64 MiB (67,108,864) leaves 2,107,863 bytes (2.1 KB a row) of
+ * headroom for whitespace (JSON.stringify's 2-space pretty-printing adds about 180 bytes a row).
+ * Above it: 413, from Content-Length before anything is read, or as soon as a chunked body passes it.
+ * Whitespace padding inside the strings, which trimming drops, is not budgeted. The limit is computed
+ * from the caps (64 MiB as they stand, at least 1 KB a row of headroom), so raising a cap raises it;
+ * a configured maxJsonBodyBytes above it raises it too.
+ */
+const MiB = 1024 * 1024;
+const MAX_ROW_CHARACTERS = MAX_NAME_LENGTH * (1 + MAX_ALIASES) + MAX_USER_REFERENCE_LENGTH + 100 + 10;
+const WORST_BULK_BYTES = MAX_BULK_ROWS * (6 * MAX_ROW_CHARACTERS + 140) + (MAX_BULK_ROWS - 1) + 2;
+export const BULK_MAX_BODY_BYTES = Math.max(64 * MiB, Math.ceil((WORST_BULK_BYTES + MAX_BULK_ROWS * 1024) / MiB) * MiB);
+
 const IdParams = z.object({ id: z.string().min(1).max(100).describe("Screening id (UUID)") }).strict();
+/** check, read and rescreen take no query parameters: one sent (format=csv, foo=1) is 400, not ignored. */
+const NoQuery = z.object({}).strict();
 const BulkQuery = z
-  .object({ format: z.enum(["json", "csv"]).optional().describe("csv returns a CSV download (as does Accept: text/csv); default json") })
+  .object({ format: z.enum(["json", "csv"]).optional().describe("csv returns a CSV download, json the JSON body; either wins over Accept. Default: Accept decides, JSON unless it prefers text/csv") })
   .strict();
+/** A rescreen takes no input: no body, `{}` or `null` (null counts as absent). Anything else (such as `options`) is refused, not ignored. */
+const RescreenBody = z.object({}).strict();
 
 type ResponseSet = { headers: Record<string, unknown> };
 
@@ -44,18 +75,36 @@ function refuseIdempotencyKey(request: Request): void {
 const IDEMPOTENCY =
   "Idempotency-Key header (optional, 1–255 printable ASCII characters, kept 24 h by default): the same key with the same body returns the original screening with `Idempotent-Replayed: true`, uncharged and without a new webhook; the same key with a different body is 422 IDEMPOTENCY_KEY_REUSED.";
 const QUOTA = "429 with used and limit when the monthly quota is reached (reads and /v1/usage keep working).";
-const SCREENING_RESPONSES = { 200: jsonContent("The screening", ScreeningResponse) };
+const MEDIA =
+  "A 406 (Accept allows no JSON type) or 415 (a Content-Type other than application/json or application/*+json) is answered before anything is screened, stored or charged.";
 
-/** Thin adapters over the screening verbs: validate, resolve the caller, call one verb, shape the response. */
+const SCREEN_HEADERS = {
+  Location: { description: "/v1/screenings/{id} of the screening returned", schema: { type: "string" as const } },
+  "Idempotent-Replayed": {
+    description: "true when an Idempotency-Key replayed an earlier screening (not charged again); absent otherwise",
+    schema: { type: "string" as const, enum: ["true"] },
+  },
+};
+const BULK_HEADER = (what: string) => ({ description: `CSV responses only: ${what}`, schema: { type: "integer" as const } });
+
+const SCREEN_PROBLEMS = {
+  400: "Invalid or unknown body fields (each named in errors[]), malformed JSON, an unknown query parameter or a malformed Idempotency-Key.",
+  503: "No watchlist snapshot is loaded yet (or storage is being migrated).",
+} as const;
+
+/** Thin adapters over the screening verbs: resolve the caller, settle media types, call one verb, shape the response. */
 export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
+  const bulkLimit = Math.max(BULK_MAX_BODY_BYTES, deps.config.maxJsonBodyBytes);
   return new Elysia()
     .use(guard(deps))
+    .use(media())
     .post(
       "/v1/screenings/check",
       async ({ caller, body, request, set }) =>
         respond(
           await checkScreening(screening, {
             tenantId: caller.tenantId,
+            // Validated by the verb, once (CheckInput): the route has no body schema of its own.
             input: body,
             idempotencyKey: parseIdempotencyKey(request.headers.get("idempotency-key")),
             meta: meta(caller, request),
@@ -64,26 +113,32 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
         ),
       {
         tenant: "Screening.Write",
-        body: CheckInput,
-        // Names the JSON parser so the OpenAPI document lists the body (the app's own parser is a function the plugin cannot describe).
-        parse: "json",
+        produces: JSON_ONLY,
+        jsonBody: "required",
+        query: NoQuery,
         detail: {
           ...secured("Screening.Write", {
             summary: "Screen one subject",
-            description: `Body: the Subject fields plus optional \`options\` overriding the tenant's risk profile. Matches against the serving watchlist snapshot and stores an immutable screening, its case, the usage charge, an audit entry and the screening.completed webhook in one transaction; 200 with the full record and a Location header. ${IDEMPOTENCY} ${QUOTA} 400 lists every invalid or unknown field; 503 while no watchlist is loaded.`,
+            description: `Body: the Subject fields plus optional \`options\` overriding the tenant's risk profile. Matches against the serving watchlist snapshot and stores an immutable screening, its case, the usage charge, an audit entry and the screening.completed webhook in one transaction; 200 with the full record and a Location header. ${IDEMPOTENCY} ${QUOTA} 400 lists every invalid or unknown field; 503 while no watchlist is loaded. ${MEDIA} No query parameters.`,
             tags: ["Screening"],
           }),
-          responses: SCREENING_RESPONSES,
+          parameters: [PARAMETERS.idempotencyKey],
+          requestBody: { required: true, content: { "application/json": { schema: openApiSchema(CheckInput, "input") } } },
+          responses: {
+            200: jsonResponse("The screening; for a replayed Idempotency-Key, the original one", SCREENING_SCHEMA, SCREEN_HEADERS),
+            ...problemResponses([400, 401, 403, 406, 413, 415, 422, 429, 503], SCREEN_PROBLEMS),
+          },
         },
       },
     )
     .post(
       "/v1/screenings/bulk",
-      async ({ caller, body, query, request }) => {
+      async ({ caller, body, request }) => {
         refuseIdempotencyKey(request);
+        // Validated by the verb: row by row, so a bad row fails alone.
         const result = await bulkScreen(screening, { tenantId: caller.tenantId, input: body, meta: meta(caller, request) });
-        const csv = query.format === "csv" || (query.format === undefined && (request.headers.get("accept") ?? "").includes("text/csv"));
-        if (!csv) return { rows: result.rows, summary: result.summary };
+        // The representation was chosen before screening (format, else Accept), so this cannot be a 406.
+        if (decidedRepresentation(request) !== "text/csv") return { rows: result.rows, summary: result.summary };
         return new Response(bulkCsv(result), {
           headers: {
             "content-type": "text/csv; charset=utf-8",
@@ -96,44 +151,59 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
       },
       {
         tenant: "Screening.Write",
+        produces: JSON_OR_CSV,
+        jsonBody: "required",
         query: BulkQuery,
-        // The body is validated row by row in the verb (a bad row fails alone), so it has no route schema.
-        parse: "json",
         detail: {
           ...secured("Screening.Write", {
             summary: "Screen up to 1,000 subjects synchronously",
-            description: `Body: a JSON array of 1–1,000 Subjects (no per-row options: every row uses the tenant's risk profile). 400 when the body is not such an array — nothing is screened or charged. 429 when the number of valid rows does not fit in the remaining quota — nothing is screened. Otherwise 200: rows are isolated, an invalid row gets an error entry {code, detail, errors[]} and the others are screened; each screened row is charged 1 and raises one screening.completed. A 200 does not mean every row succeeded: read summary.failed. An Idempotency-Key header is refused with 400 (a repeated bulk screens and charges again). format=csv or Accept: text/csv returns the rows as CSV (formula-safe; fullName included; X-Bulk-Total/-Screened/-Failed headers).`,
+            description: `Body: a JSON array of 1–1,000 Subjects (no per-row options: every row uses the tenant's risk profile), at most ${bulkLimit} bytes (64 MiB: room for 1,000 rows at every field's cap, however escaped; 413 above it). 400 when the body is not such an array — nothing is screened or charged. 429 when the number of valid rows does not fit in the remaining quota — nothing is screened. Otherwise 200: rows are isolated, an invalid row gets an error entry {code, detail, errors[]} and the others are screened; each screened row is charged 1 and raises one screening.completed. A 200 does not mean every row succeeded: read summary.failed. An Idempotency-Key header is refused with 400 (a repeated bulk screens and charges again). Response type: format=csv or format=json wins; otherwise Accept, ranked by q-value, chooses between JSON (application/json, text/json, text/plain) and text/csv, JSON unless text/csv is preferred. The CSV is formula-safe, includes fullName and carries X-Bulk-Total/-Screened/-Failed headers. ${MEDIA}`,
             tags: ["Screening"],
           }),
+          [MAX_BODY_BYTES]: bulkLimit,
           requestBody: { required: true, content: { "application/json": { schema: openApiSchema(BulkRequest, "input") } } },
           responses: {
             200: {
-              ...jsonContent("Per-row results and the summary", BulkResponse),
+              description: "Per-row results and the summary (JSON), or one CSV line per input row",
+              headers: { "X-Bulk-Total": BULK_HEADER("rows sent"), "X-Bulk-Screened": BULK_HEADER("rows screened"), "X-Bulk-Failed": BULK_HEADER("rows failed") },
               content: {
-                ...jsonContent("", BulkResponse).content,
-                "text/csv": { schema: { type: "string", description: "One line per input row" } },
+                ...jsonContent(BULK_RESPONSE_SCHEMA),
+                "text/csv": { schema: { type: "string", description: "One line per input row, with a header line" } },
               },
             },
+            ...problemResponses([400, 401, 403, 406, 413, 415, 429, 503], {
+              400: "The body is not a JSON array of 1–1,000 rows (empty, malformed or over the row cap), an unknown query parameter or an Idempotency-Key header: nothing is screened or charged.",
+              413: `The body is over ${bulkLimit} bytes.`,
+              429: "The valid rows do not fit in the remaining monthly quota: nothing is screened.",
+              503: SCREEN_PROBLEMS[503],
+            }),
           },
         },
       },
     )
     .get("/v1/screenings/:id", ({ caller, params }) => screeningView(getScreening(deps.db, caller.tenantId, params.id)), {
       tenant: "Screening.Read",
+      produces: JSON_ONLY,
       params: IdParams,
+      query: NoQuery,
       detail: {
         ...secured("Screening.Read", {
           summary: "Read one screening in full",
-          description: "Matched entities with explanations, suppressedMatches, adverseMediaStatus and the list versions used. 404 for an unknown or malformed id and for another tenant's screening. Not counted against the quota.",
+          description:
+            "Matched entities with explanations, suppressedMatches, adverseMediaStatus and the list versions used. 404 for an unknown or malformed id and for another tenant's screening. Not counted against the quota. No query parameters.",
           tags: ["Screening"],
         }),
-        responses: SCREENING_RESPONSES,
+        responses: {
+          200: jsonResponse("The screening", SCREENING_SCHEMA),
+          ...problemResponses([400, 401, 403, 404, 406], { 400: "An unknown query parameter (the route takes none)." }),
+        },
       },
     })
     .post(
       "/v1/screenings/:id/rescreen",
-      async ({ caller, params, request, set }) =>
-        respond(
+      async ({ caller, params, body, request, set }) => {
+        if (body !== undefined && body !== null) parseInput(RescreenBody, body, "Rescreen request");
+        return respond(
           await rescreenScreening(screening, {
             tenantId: caller.tenantId,
             id: params.id,
@@ -141,17 +211,32 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
             meta: meta(caller, request),
           }),
           set,
-        ),
+        );
+      },
       {
         tenant: "Screening.Write",
+        produces: JSON_ONLY,
+        jsonBody: "optional",
         params: IdParams,
+        query: NoQuery,
         detail: {
           ...secured("Screening.Write", {
             summary: "Re-screen an earlier screening",
-            description: `Screens the same subject with the ORIGINAL resolved options against the lists serving now. Returns a new screening (rescreenOf = the original, origin rescreen); the original is never changed. Charged as one screen and raises screening.completed. No body. ${IDEMPOTENCY} ${QUOTA} 404 for another tenant's or an unknown screening.`,
+            description: `Screens the same subject with the ORIGINAL resolved options against the lists serving now. Returns a new screening (rescreenOf = the original, origin rescreen); the original is never changed. Charged as one screen and raises screening.completed. Takes no input: send no body (or \`{}\`, or \`null\`); any field, such as options, is 400 rather than ignored. ${IDEMPOTENCY} ${QUOTA} 404 for another tenant's or an unknown screening. ${MEDIA}`,
             tags: ["Screening"],
           }),
-          responses: SCREENING_RESPONSES,
+          parameters: [PARAMETERS.idempotencyKey],
+          requestBody: {
+            required: false,
+            content: { "application/json": { schema: openApiSchema(RescreenBody.nullable().describe("No body, {} or null"), "input") } },
+          },
+          responses: {
+            200: jsonResponse("The new screening; for a replayed Idempotency-Key, the original re-screen", SCREENING_SCHEMA, SCREEN_HEADERS),
+            ...problemResponses([400, 401, 403, 404, 406, 413, 415, 422, 429, 503], {
+              400: "A body other than {} (each field named in errors[]), malformed JSON, an unknown query parameter or a malformed Idempotency-Key.",
+              503: SCREEN_PROBLEMS[503],
+            }),
+          },
         },
       },
     );

@@ -1,8 +1,8 @@
-import type { DocumentDecoration } from "elysia";
 import { z } from "zod";
+import { schemaComponent } from "@/http/openapi";
 import { COVERAGE_PRESETS } from "@/matching/options";
 import { PEP_TIERS, type PepTier, SOURCE_LISTS } from "@/watchlists/entity";
-import { Subject } from "./subject";
+import { MAX_ALIASES, MAX_NAME_LENGTH, MAX_USER_REFERENCE_LENGTH, Subject } from "./subject";
 import { SCREENING_ORIGINS } from "./types";
 
 /** Response shapes for the OpenAPI description only: responses are not validated at run time. */
@@ -58,6 +58,25 @@ const ResolvedOptionsSchema = z
   })
   .describe("The options the screen ran with: risk profile, then request overrides, limited to the tenant's enabled lists. A rescreen reuses them.");
 
+/** The subject as stored and returned: validated, nationality as its alpha-2 code, absent fields null, aliases []. */
+const SubjectView = z
+  .object({
+    fullName: z.string().min(1).max(MAX_NAME_LENGTH).describe("As sent, trimmed"),
+    dateOfBirth: z
+      .string()
+      .regex(/^\d{4}(?:-\d{2}(?:-\d{2})?)?$/)
+      .nullable()
+      .describe('"YYYY", "YYYY-MM" or "YYYY-MM-DD", as sent; null when not given'),
+    nationality: z
+      .string()
+      .regex(/^[A-Z]{2}$/)
+      .nullable()
+      .describe("ISO 3166-1 alpha-2 code (a country name sent is stored as its code); null when not given"),
+    aliases: z.array(z.string().min(1).max(MAX_NAME_LENGTH)).max(MAX_ALIASES).describe("Other names, trimmed; [] when none were given"),
+    userReference: z.string().min(1).max(MAX_USER_REFERENCE_LENGTH).nullable(),
+  })
+  .describe("The screened subject, validated.");
+
 export const ScreeningResponse = z
   .object({
     id: z.uuid(),
@@ -65,12 +84,17 @@ export const ScreeningResponse = z
     correlationId: z.string().describe("This request's correlation id (as on every response body)"),
     screeningCorrelationId: z.string().nullable().describe("Correlation id of the request that created the screening; also on its webhook"),
     userReference: z.string().nullable(),
-    subject: Subject,
+    subject: SubjectView,
     options: ResolvedOptionsSchema,
-    listVersions: z.object({
-      snapshotId: z.string(),
-      sources: z.array(z.object({ source: Source, versionId: z.string(), publishedAt: z.string().nullable() })),
-    }),
+    listVersions: z
+      .object({
+        snapshotId: z.string(),
+        sources: z
+          .array(z.object({ source: Source, versionId: z.string(), publishedAt: z.string().nullable().describe("ISO 8601 date-time (UTC)") }))
+          .describe("The version read of each selected list (options.lists) the snapshot held"),
+        notLoaded: z.array(Source).describe("Selected lists the snapshot did not hold: NOT checked, so a Clear says nothing about them"),
+      })
+      .describe("The watchlist data the screen read"),
     isMatch: z.boolean(),
     score: z.number().describe("Best counted match score (0–1); 0 when Clear"),
     decision: Decision,
@@ -121,18 +145,6 @@ export const BulkResponse = z.object({
 
 export const BulkRequest = z.array(Subject).min(1).max(1000).describe("1–1,000 subjects; rows are validated one by one (a bad row fails alone).");
 
-type OpenApiResponse = Exclude<NonNullable<DocumentDecoration["responses"]>[string], { $ref: string }>;
-type OpenApiSchema = NonNullable<NonNullable<OpenApiResponse["content"]>[string]["schema"]>;
-
-/**
- * A zod schema as an OpenAPI schema object. zod's JSON Schema (draft 2020-12) is what OpenAPI 3.1
- * uses, but its TypeScript type is not the openapi-types one, hence the one cast, kept here.
- */
-export function openApiSchema(schema: z.ZodType, io: "input" | "output"): OpenApiSchema {
-  return z.toJSONSchema(schema, { io, unrepresentable: "any" }) as OpenApiSchema;
-}
-
-/** OpenAPI response object for a JSON body (documentation only). */
-export function jsonContent(description: string, schema: z.ZodType) {
-  return { description, content: { "application/json": { schema: openApiSchema(schema, "output") } } };
-}
+/** Named OpenAPI components: each is published once and referenced by every route and media type using it. */
+export const SCREENING_SCHEMA = schemaComponent("Screening", ScreeningResponse);
+export const BULK_RESPONSE_SCHEMA = schemaComponent("BulkScreeningResponse", BulkResponse);

@@ -1,16 +1,47 @@
 import { Elysia } from "elysia";
-import { getUsage } from "@/usage/quota";
+import { z } from "zod";
+import { getUsage, UNLIMITED_REMAINING } from "@/usage/quota";
 import type { HttpDeps } from "../deps";
 import { guard, secured } from "../guard";
+import { media } from "../media";
+import { JSON_ONLY } from "../negotiate";
+import { jsonResponse, problemResponses, schemaComponent } from "../openapi";
+
+/** It reads the current month only: a parameter such as month=2026-10 is refused rather than ignored. */
+const UsageQuery = z.object({}).strict();
+
+const UsageResponse = schemaComponent(
+  "Usage",
+  z
+    .object({
+      used: z.number().int().min(0).describe("Screens charged this UTC calendar month"),
+      limit: z.number().int().min(0).nullable().describe("The monthly quota; null = unlimited (the default)"),
+      remaining: z.number().int().min(0).describe(`limit − used, or ${UNLIMITED_REMAINING} when unlimited`),
+      unlimited: z.boolean().describe("true when no quota is set"),
+      correlationId: z.string(),
+    })
+    .describe("The tenant's screening usage for the current UTC calendar month."),
+);
 
 export function usageRoutes(deps: HttpDeps) {
-  return new Elysia().use(guard(deps)).get("/v1/usage", ({ caller }) => getUsage(deps.db, caller.tenantId, deps.clock.now()), {
-    tenant: "Screening.Read",
-    detail: secured("Screening.Read", {
-      summary: "Current UTC calendar month's screening usage",
-      description:
-        "used: screens charged this UTC calendar month; limit: the monthly quota or null (unlimited, the default); remaining: limit − used, or 9007199254740991 when unlimited; unlimited: true when no quota is set. Any tenant credential may call it; it keeps working at the cap.",
-      tags: ["Usage"],
-    }),
-  });
+  return new Elysia()
+    .use(guard(deps))
+    .use(media())
+    .get("/v1/usage", ({ caller }) => getUsage(deps.db, caller.tenantId, deps.clock.now()), {
+      tenant: "Screening.Read",
+      produces: JSON_ONLY,
+      query: UsageQuery,
+      detail: {
+        ...secured("Screening.Read", {
+          summary: "Current UTC calendar month's screening usage",
+          description:
+            "used: screens charged this UTC calendar month; limit: the monthly quota or null (unlimited, the default); remaining: limit − used, or 9007199254740991 when unlimited; unlimited: true when no quota is set. Any tenant credential may call it; it keeps working at the cap. Takes no query parameters (there is no month selector).",
+          tags: ["Usage"],
+        }),
+        responses: {
+          200: jsonResponse("This month's usage", UsageResponse),
+          ...problemResponses([400, 401, 403, 406], { 400: "An unknown query parameter (the route takes none)." }),
+        },
+      },
+    });
 }

@@ -12,7 +12,7 @@ describe("negotiateJsonType", () => {
     ["text/plain", "text/plain", "text/plain"],
     ["any type", "*/*", "application/json"],
     ["application/*", "application/*", "application/json"],
-    ["text/*", "text/*", "text/plain"],
+    ["text/* (text/json: JSON named as JSON)", "text/*", "text/json"],
     ["a +json suffix type", "application/problem+json", "application/json"],
     ["parameters and spacing", " Text/Plain ; charset=utf-8 ", "text/plain"],
     ["a browser's default", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "application/json"],

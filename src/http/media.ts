@@ -1,0 +1,82 @@
+import { Elysia } from "elysia";
+import { ServiceError } from "@/errors";
+import { chooseRepresentation, type Representation, rememberRepresentation } from "./negotiate";
+
+/**
+ * Route options that settle media types BEFORE the handler does any work, so a request the route
+ * cannot serve is refused without screening, storing or charging anything:
+ *
+ * - `produces: [...types]`: the response type is chosen from Accept (and an explicit `format` query
+ *   parameter, which wins) and remembered for the response; 406 NOT_ACCEPTABLE when Accept allows none.
+ * - `jsonBody: "required" | "optional"`: the body must be JSON. Another declared Content-Type is 415
+ *   UNSUPPORTED_MEDIA_TYPE; a body without a Content-Type is read as JSON (clients such as Python's
+ *   requests with `data=` send none); an empty body reaches the handler as undefined ("optional"
+ *   accepts it whatever Content-Type came with it). The route validates the body itself.
+ *
+ * Both run as beforeHandle hooks: after the guard's authentication (401/403 come first) and the
+ * query/params validation, before the handler. The cost is a header read or two per request.
+ */
+
+/** What this route's parse hook leaves when the app's parser read nothing (an empty JSON body, or a multipart body it leaves unread). */
+const UNREAD = Symbol("unread body");
+
+/** application/json or a structured-syntax JSON type (application/vnd.api+json), parameters (charset) aside. */
+export function isJsonMediaType(contentType: string): boolean {
+  if (contentType === "application/json") return true;
+  const semicolon = contentType.indexOf(";");
+  const essence = (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+  return essence === "application/json" || (essence.startsWith("application/") && essence.endsWith("+json"));
+}
+
+const SEND_JSON = "send application/json";
+
+function unsupported(contentType: string): ServiceError {
+  const shown = contentType.length > 100 ? `${contentType.slice(0, 100)}…` : contentType;
+  return new ServiceError("UNSUPPORTED_MEDIA_TYPE", `This endpoint reads a JSON body; Content-Type "${shown}" is not JSON: ${SEND_JSON}.`);
+}
+
+/** The app's parser reads a body without Content-Type as text; JSON routes read it as JSON. */
+function parseJsonText(text: string): unknown {
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ServiceError("MALFORMED_JSON", `The request body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+interface BodyContext {
+  request: Request;
+  body: unknown;
+}
+
+export function media() {
+  return new Elysia().macro({
+    produces: (offered: readonly Representation[]) => ({
+      beforeHandle({ request, query }: { request: Request; query: Record<string, unknown> }) {
+        rememberRepresentation(request, chooseRepresentation(request.headers.get("accept"), offered, query["format"]));
+      },
+    }),
+    jsonBody: (mode: "required" | "optional") => ({
+      // Runs only when the app's parser returned nothing. Returning a value stops Elysia from falling
+      // back to its own parsers, which would read a multipart body in full or fail on a consumed one.
+      parse: () => UNREAD,
+      beforeHandle(context: BodyContext) {
+        const contentType = context.request.headers.get("content-type");
+        const body = context.body;
+        // "" is what the app's parser returns when there was no body at all.
+        const empty = body === UNREAD || body === "" || body === undefined;
+        if (contentType !== null && !isJsonMediaType(contentType)) {
+          // A multipart body is never read (UNREAD), so it is never taken for an empty one.
+          if (mode === "optional" && (body === "" || body === undefined)) {
+            context.body = undefined;
+            return;
+          }
+          throw unsupported(contentType);
+        }
+        if (empty) context.body = undefined;
+        else if (contentType === null && typeof body === "string") context.body = parseJsonText(body);
+      },
+    }),
+  });
+}

@@ -1,0 +1,274 @@
+import type { DocumentDecoration } from "elysia";
+import { z } from "zod";
+import { ERROR_CATALOGUE } from "@/errors";
+import { JSON_TYPES } from "./negotiate";
+import { PROBLEM_CONTENT_TYPE } from "./problem";
+
+/**
+ * Shared pieces of the OpenAPI description, so routes declare their problem responses, headers and
+ * negotiated media types by reference instead of copying them: the standard problem responses,
+ * header parameters and headers live once under `components` (OPENAPI_COMPONENTS, added by docs.ts),
+ * and finishDocument() completes what the generator leaves out. Documentation only: nothing here
+ * runs per request.
+ */
+
+type OpenApiResponse = Exclude<NonNullable<DocumentDecoration["responses"]>[string], { $ref: string }>;
+type OpenApiParameter = NonNullable<DocumentDecoration["parameters"]>[number];
+export type OpenApiSchema = NonNullable<NonNullable<OpenApiResponse["content"]>[string]["schema"]>;
+type OpenApiHeader = NonNullable<OpenApiResponse["headers"]>[string];
+type Ref = { $ref: string; description?: string };
+
+/**
+ * A zod schema as an OpenAPI schema object. zod's JSON Schema (draft 2020-12) is what OpenAPI 3.1
+ * uses, but its TypeScript type is not the openapi-types one, hence the one cast, kept here.
+ */
+export function openApiSchema(schema: z.ZodType, io: "input" | "output"): OpenApiSchema {
+  return z.toJSONSchema(schema, { io, unrepresentable: "any" }) as OpenApiSchema;
+}
+
+/**
+ * A schema published once under components.schemas and referenced wherever it is used: it
+ * serialises as its `$ref`, and finishDocument() collects the schema itself into components.
+ */
+export class SchemaComponent {
+  readonly $ref: string;
+  readonly #schema: OpenApiSchema;
+  constructor(
+    readonly name: string,
+    schema: OpenApiSchema,
+  ) {
+    this.$ref = `#/components/schemas/${name}`;
+    this.#schema = schema;
+  }
+  toJSON(): Ref {
+    return { $ref: this.$ref };
+  }
+  schema(): OpenApiSchema {
+    return this.#schema;
+  }
+}
+
+/** A named response/request schema from zod (output for responses, input for request bodies). */
+export function schemaComponent(name: string, schema: z.ZodType, io: "input" | "output" = "output"): SchemaComponent {
+  return new SchemaComponent(name, openApiSchema(schema, io));
+}
+
+/** Content of a JSON body under every type Accept may negotiate (application/json, text/json, text/plain). */
+export function jsonContent(schema: OpenApiSchema | SchemaComponent): NonNullable<OpenApiResponse["content"]> {
+  const content: NonNullable<OpenApiResponse["content"]> = {};
+  for (const type of JSON_TYPES) content[type] = { schema: schema as OpenApiSchema };
+  return content;
+}
+
+/** A 2xx response with a JSON body (every negotiated JSON type) and optional response headers. */
+export function jsonResponse(description: string, schema: OpenApiSchema | SchemaComponent, headers: Record<string, OpenApiHeader> = {}): OpenApiResponse {
+  return { description, headers: { ...headers }, content: jsonContent(schema) };
+}
+
+const ref = (kind: "responses" | "parameters" | "headers" | "schemas", name: string): Ref => ({ $ref: `#/components/${kind}/${name}` });
+
+/** The header every response carries. */
+export const CORRELATION_ID_HEADER: OpenApiHeader = ref("headers", "CorrelationId");
+
+/** Request header parameters. X-Correlation-Id is added to every operation by finishDocument(). */
+export const PARAMETERS = {
+  correlationId: ref("parameters", "CorrelationId") as OpenApiParameter,
+  idempotencyKey: ref("parameters", "IdempotencyKey") as OpenApiParameter,
+};
+
+const PROBLEMS = {
+  400: {
+    name: "BadRequest",
+    code: "VALIDATION_FAILED",
+    description:
+      "VALIDATION_FAILED (errors[] names each field: body fields by path, query parameters as query.<name>, headers as header.<name>) or MALFORMED_JSON.",
+  },
+  401: { name: "Unauthenticated", code: "UNAUTHENTICATED", description: "UNAUTHENTICATED: the credential is missing, malformed, unknown, expired or revoked." },
+  403: { name: "Forbidden", code: "FORBIDDEN", description: "FORBIDDEN (the role does not satisfy the route's policy) or NO_USABLE_TENANT." },
+  404: { name: "NotFound", code: "NOT_FOUND", description: "NOT_FOUND, including another tenant's object." },
+  406: { name: "NotAcceptable", code: "NOT_ACCEPTABLE", description: "NOT_ACCEPTABLE: Accept allows none of the route's response types. Refused before any work is done." },
+  409: { name: "Conflict", code: "CONFLICT", description: "CONFLICT with the current state." },
+  413: { name: "PayloadTooLarge", code: "PAYLOAD_TOO_LARGE", description: "PAYLOAD_TOO_LARGE: the body is over the route's byte limit." },
+  415: {
+    name: "UnsupportedMediaType",
+    code: "UNSUPPORTED_MEDIA_TYPE",
+    description: "UNSUPPORTED_MEDIA_TYPE: the body is not declared as JSON (Content-Type application/json or application/*+json). Refused before any work is done.",
+  },
+  422: { name: "IdempotencyKeyReused", code: "IDEMPOTENCY_KEY_REUSED", description: "IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was already used with a different request." },
+  429: {
+    name: "QuotaExceeded",
+    code: "QUOTA_EXCEEDED",
+    description: "QUOTA_EXCEEDED: not enough monthly screening quota left; the body carries used, limit, remaining and period.",
+  },
+  503: { name: "NotReady", code: "NOT_READY", description: "NOT_READY: storage is being migrated or no watchlist is loaded yet; retry shortly." },
+} as const;
+
+export type ProblemStatus = keyof typeof PROBLEMS;
+
+/**
+ * Problem responses by reference. A route-specific description replaces the standard one
+ * (OpenAPI 3.1 lets a Reference Object carry its own description).
+ */
+export function problemResponses(statuses: readonly ProblemStatus[], descriptions: Partial<Record<ProblemStatus, string>> = {}): Record<string, OpenApiResponse> {
+  const out: Record<string, Ref> = {};
+  for (const status of statuses) {
+    const reference = ref("responses", PROBLEMS[status].name);
+    const description = descriptions[status];
+    out[String(status)] = description === undefined ? reference : { ...reference, description };
+  }
+  // A Reference Object is a valid response entry; the openapi-types union for Elysia's detail omits it.
+  return out as unknown as Record<string, OpenApiResponse>;
+}
+
+const PROBLEM_SCHEMA = {
+  type: "object",
+  description: "RFC 7807 problem details with the appliance's extensions.",
+  required: ["type", "title", "status", "detail", "instance", "code", "correlationId"],
+  properties: {
+    type: { type: "string", description: "Problem type URI, served by the appliance itself: /problems/{slug}" },
+    title: { type: "string" },
+    status: { type: "integer" },
+    detail: { type: "string", description: "What went wrong, for a human" },
+    instance: { type: "string", description: "The request path" },
+    code: { type: "string", enum: Object.keys(ERROR_CATALOGUE), description: "Stable machine-readable code" },
+    correlationId: { type: "string" },
+    errors: {
+      type: "array",
+      description: "Validation errors only: one entry per offending field",
+      items: {
+        type: "object",
+        required: ["field", "message"],
+        properties: { field: { type: "string", description: '"" for the body itself' }, message: { type: "string" } },
+      },
+    },
+    used: { type: "integer", description: "429 only: screens charged this UTC month" },
+    limit: { type: "integer", description: "429 only: the monthly quota" },
+    remaining: { type: "integer", description: "429 only" },
+    period: { type: "string", description: '429 only: the UTC month, "YYYY-MM"' },
+  },
+};
+
+const CORRELATION_ID_PATTERN = "^[A-Za-z0-9._:@/+=-]{1,128}$";
+
+function problemComponent(status: ProblemStatus) {
+  const problem = PROBLEMS[status];
+  const headers: Record<string, unknown> = { "X-Correlation-Id": CORRELATION_ID_HEADER };
+  if (status === 401) headers["WWW-Authenticate"] = { description: "The accepted credentials", schema: { type: "string" } };
+  if (status === 429) {
+    headers["Retry-After"] = {
+      description: "Seconds until the monthly counter resets; absent when the request could never fit",
+      schema: { type: "integer" },
+    };
+  }
+  return {
+    description: `${ERROR_CATALOGUE[problem.code].title}. ${problem.description}`,
+    headers,
+    content: { [PROBLEM_CONTENT_TYPE]: { schema: ref("schemas", "Problem") } },
+  };
+}
+
+/** components shared by every route's description; docs.ts merges them into the document. */
+export const OPENAPI_COMPONENTS = {
+  schemas: { Problem: PROBLEM_SCHEMA },
+  responses: Object.fromEntries(Object.keys(PROBLEMS).map((key) => {
+    const status = Number(key) as ProblemStatus;
+    return [PROBLEMS[status].name, problemComponent(status)];
+  })),
+  parameters: {
+    CorrelationId: {
+      name: "X-Correlation-Id",
+      in: "header",
+      required: false,
+      description:
+        "Your id for this request, echoed in the X-Correlation-Id response header, as correlationId in every JSON object body and on the screening.completed webhook. Generated (a UUID) when absent or not of this shape.",
+      schema: { type: "string", pattern: CORRELATION_ID_PATTERN },
+    },
+    IdempotencyKey: {
+      name: "Idempotency-Key",
+      in: "header",
+      required: false,
+      description:
+        "Optional, 1–255 printable ASCII characters, kept 24 h by default: the same key with the same request returns the original screening (Idempotent-Replayed: true, not charged, no new webhook); with a different request it is 422 IDEMPOTENCY_KEY_REUSED.",
+      schema: { type: "string", pattern: "^[\\x21-\\x7e]{1,255}$" },
+    },
+  },
+  headers: {
+    CorrelationId: { description: "This request's correlation id (as sent, or generated)", schema: { type: "string" } },
+  },
+};
+
+interface RouteLike {
+  method: string;
+  path: string;
+  hooks?: unknown;
+}
+type Operation = Record<string, unknown> & { parameters?: unknown[]; responses?: Record<string, unknown> };
+export type OpenApiDocument = { paths: Record<string, Record<string, Operation>>; components?: Record<string, unknown> } & Record<string, unknown>;
+
+const METHODS = new Set(["get", "put", "post", "delete", "patch", "head", "options", "trace"]);
+
+function parameterKey(parameter: unknown): unknown {
+  const p = parameter as { $ref?: string; name?: string; in?: string };
+  return p.$ref ?? `${p.in}:${p.name?.toLowerCase()}`;
+}
+
+function mergeParameters(...lists: ReadonlyArray<readonly unknown[] | undefined>): unknown[] {
+  const seen = new Set<unknown>();
+  const out: unknown[] = [];
+  for (const list of lists) {
+    for (const parameter of list ?? []) {
+      const key = parameterKey(parameter);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(parameter);
+    }
+  }
+  return out;
+}
+
+function collectComponents(node: unknown, into: Record<string, unknown>, seen: Set<unknown>): void {
+  if (node === null || typeof node !== "object" || seen.has(node)) return;
+  seen.add(node);
+  if (node instanceof SchemaComponent) {
+    if (!(node.name in into)) {
+      into[node.name] = node.schema();
+      collectComponents(node.schema(), into, seen);
+    }
+    return;
+  }
+  for (const value of Array.isArray(node) ? node : Object.values(node)) collectComponents(value, into, seen);
+}
+
+/**
+ * Completes the generated document: a route's declared `parameters` are kept beside the generated
+ * path and query parameters (the generator replaces them), every operation gets the X-Correlation-Id
+ * parameter and every declared response the X-Correlation-Id header, and each SchemaComponent used
+ * is published under components.schemas. The operations are fresh objects; route details are not changed.
+ */
+export function finishDocument(doc: OpenApiDocument, routes: readonly RouteLike[]): OpenApiDocument {
+  for (const route of routes) {
+    const declared = (route.hooks as { detail?: { parameters?: unknown[] } } | undefined)?.detail?.parameters;
+    if (!declared) continue;
+    const path = route.path.replace(/:([^/]+)/g, "{$1}");
+    const operation = doc.paths[path]?.[route.method.toLowerCase()];
+    if (operation) operation.parameters = mergeParameters(operation.parameters, declared);
+  }
+  for (const item of Object.values(doc.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (!METHODS.has(method)) continue;
+      operation.parameters = mergeParameters(operation.parameters, [PARAMETERS.correlationId]);
+      if (!operation.responses) continue;
+      const responses: Record<string, unknown> = {};
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const r = response as { $ref?: string; headers?: Record<string, unknown> };
+        responses[status] = r.$ref !== undefined ? r : { ...r, headers: { "X-Correlation-Id": CORRELATION_ID_HEADER, ...r.headers } };
+      }
+      operation.responses = responses;
+    }
+  }
+  const schemas: Record<string, unknown> = {};
+  collectComponents(doc.paths, schemas, new Set());
+  const components = (doc.components ?? {}) as { schemas?: Record<string, unknown> };
+  doc.components = { ...components, schemas: { ...components.schemas, ...schemas } };
+  return doc;
+}
