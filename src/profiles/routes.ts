@@ -3,12 +3,17 @@ import { z } from "zod";
 import { notFound } from "@/errors";
 import type { HttpDeps } from "@/http/deps";
 import { guard, secured } from "@/http/guard";
+import { media } from "@/http/media";
+import { JSON_ONLY } from "@/http/negotiate";
+import { jsonResponse, openApiSchema, problemResponses, schemaComponent } from "@/http/openapi";
 import { requestState } from "@/http/request-state";
 import { isUuid } from "@/lib/ids";
 import { RiskProfileOptions } from "@/matching/options";
 import { getRiskProfile, setRiskProfile } from "./store";
 
 const TenantParams = z.object({ id: z.string().min(1).max(100).describe("Tenant id (UUID)") }).strict();
+/** Neither route takes query parameters: one sent is 400, not ignored. */
+const NoQuery = z.object({}).strict();
 
 /** Admin routes address tenants by UUID; a non-UUID id is simply not found. */
 function tenantId(id: string): string {
@@ -16,37 +21,72 @@ function tenantId(id: string): string {
   return id;
 }
 
+/** Response shape for the OpenAPI description only (test/http/admin-media.test.ts checks real answers against it). */
+export const RiskProfileResponse = z
+  .object({
+    tenantId: z.uuid(),
+    options: RiskProfileOptions.describe("Every option, defaults filled in"),
+    isDefault: z.boolean().describe("true while no profile was ever set (the documented defaults apply)"),
+    updatedAt: z.string().nullable().describe("ISO 8601 date-time (UTC); null while isDefault"),
+    updatedBy: z.string().nullable().describe("actorType:actorId of the last PUT; null while isDefault"),
+    correlationId: z.string(),
+  })
+  .describe("A tenant's risk profile: the matching options its screens start from.");
+const RISK_PROFILE_SCHEMA = schemaComponent("RiskProfile", RiskProfileResponse);
+
 const PROFILE_SHAPE =
   "Response { tenantId, options (every field, defaults filled in), isDefault (true while no profile was ever set), updatedAt, updatedBy }.";
+const DESCRIPTIONS = {
+  400: "An unknown query parameter (the route takes none).",
+  403: "The credential is an API key, or a bearer token without the admin role.",
+  404: "No tenant with this id (a non-UUID id included).",
+} as const;
 
 /** GET/PUT /v1/tenants/{id}/risk-profile: bearer token with the admin role only. */
 export function profileRoutes(deps: HttpDeps) {
   return new Elysia()
     .use(guard(deps))
+    .use(media())
     .get("/v1/tenants/:id/risk-profile", ({ params }) => getRiskProfile(deps.db, tenantId(params.id)), {
       admin: true,
+      produces: JSON_ONLY,
       params: TenantParams,
-      detail: secured("Admin", {
-        summary: "Read a tenant's risk profile (matching options)",
-        description: `${PROFILE_SHAPE} 404 for an unknown tenant.`,
-        tags: ["Risk profiles (admin)"],
-      }),
+      query: NoQuery,
+      detail: {
+        ...secured("Admin", {
+          summary: "Read a tenant's risk profile (matching options)",
+          description: `${PROFILE_SHAPE} 404 for an unknown tenant. No query parameters.`,
+          tags: ["Risk profiles (admin)"],
+        }),
+        responses: { 200: jsonResponse("The risk profile", RISK_PROFILE_SCHEMA), ...problemResponses([400, 401, 403, 404, 406], DESCRIPTIONS) },
+      },
     })
     .put(
       "/v1/tenants/:id/risk-profile",
+      // Validated by the verb, once (RiskProfileOptions): the route has no body schema, so a non-JSON body is 415, not 400.
       ({ admin, params, body, request }) =>
         setRiskProfile(deps, tenantId(params.id), body, { actor: admin.actor, correlationId: requestState(request).correlationId }),
       {
         admin: true,
+        produces: JSON_ONLY,
+        jsonBody: "required",
         params: TenantParams,
-        body: RiskProfileOptions,
-        // Names the JSON parser so the OpenAPI document lists the body (the app's own parser is a function the plugin cannot describe).
-        parse: "json",
-        detail: secured("Admin", {
-          summary: "Replace a tenant's risk profile",
-          description: `Body: the options; omitted fields take their documented defaults (replace, not merge). 400 names each field out of range; 404 for an unknown tenant. Screens started after the response use it; rescreens keep their original options. Audited as profile.set. ${PROFILE_SHAPE}`,
-          tags: ["Risk profiles (admin)"],
-        }),
+        query: NoQuery,
+        detail: {
+          ...secured("Admin", {
+            summary: "Replace a tenant's risk profile",
+            description: `Body: the options; omitted fields take their documented defaults (replace, not merge). 400 names each field out of range or unknown; 404 for an unknown tenant. Screens started after the response use it; rescreens keep their original options. Audited as profile.set. A 406 (Accept allows no JSON type) or 415 (a Content-Type other than application/json or application/*+json) is answered before anything is written. No query parameters. ${PROFILE_SHAPE}`,
+            tags: ["Risk profiles (admin)"],
+          }),
+          requestBody: { required: true, content: { "application/json": { schema: openApiSchema(RiskProfileOptions, "input") } } },
+          responses: {
+            200: jsonResponse("The new risk profile", RISK_PROFILE_SCHEMA),
+            ...problemResponses([400, 401, 403, 404, 406, 413, 415], {
+              ...DESCRIPTIONS,
+              400: "Options out of range or unknown (each named in errors[]), an empty body, malformed JSON or an unknown query parameter.",
+            }),
+          },
+        },
       },
     );
 }

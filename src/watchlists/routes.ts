@@ -1,17 +1,45 @@
 import { Elysia } from "elysia";
+import { z } from "zod";
 import { ServiceError } from "@/errors";
 import type { HttpDeps } from "@/http/deps";
 import { guard, secured } from "@/http/guard";
+import { media } from "@/http/media";
+import { JSON_ONLY } from "@/http/negotiate";
+import { jsonResponse, problemResponses } from "@/http/openapi";
 import { requestState } from "@/http/request-state";
 import { ListParseError } from "./errors";
 import { importListFiles } from "./import";
+import { IMPORT_REPORT_SCHEMA, LISTS_VERSION_SCHEMA } from "./response-schemas";
 import type { WatchlistRuntime } from "./runtime";
 import { listsVersionView } from "./version-view";
+
+/** Neither route takes query parameters: one sent is 400, not ignored. */
+const NoQuery = z.object({}).strict();
+
+const UPLOAD_BODY = {
+  required: true,
+  content: {
+    "multipart/form-data": {
+      schema: {
+        type: "object" as const,
+        required: ["file"],
+        properties: {
+          file: {
+            type: "array" as const,
+            items: { type: "string" as const, format: "binary" },
+            description: "One or more list files (every file part is read, whatever its field name)",
+          },
+        },
+      },
+    },
+  },
+};
 
 /** GET /v1/lists/version (not counted against quota) and the admin upload of official list files. */
 export function listRoutes<Index>(deps: HttpDeps, runtime: () => WatchlistRuntime<Index>) {
   return new Elysia()
     .use(guard(deps))
+    .use(media())
     .get(
       "/v1/lists/version",
       () => {
@@ -21,17 +49,29 @@ export function listRoutes<Index>(deps: HttpDeps, runtime: () => WatchlistRuntim
       },
       {
         tenant: "Screening.Read",
-        detail: secured("Screening.Read", {
-          summary: "The serving watchlist version",
-          description:
-            "versionId is the serving snapshot (one immutable version per source); each source lists its publication date from inside the file, ageDays (compared by maxDataAgeDays), import time, entity and name counts, the files' sha256 and the diff against the previous version. isDemo/notice mark the fictional demo list. Not counted against the quota.",
-          tags: ["Watchlists"],
-        }),
+        produces: JSON_ONLY,
+        query: NoQuery,
+        detail: {
+          ...secured("Screening.Read", {
+            summary: "The serving watchlist version",
+            description:
+              "versionId is the serving snapshot (one immutable version per source); each source lists its publication date from inside the file, ageDays (compared by maxDataAgeDays), import time, entity and name counts, the files' sha256 and the diff against the previous version. isDemo/notice mark the fictional demo list. Not counted against the quota. 503 while no snapshot is loaded. No query parameters.",
+            tags: ["Watchlists"],
+          }),
+          responses: {
+            200: jsonResponse("The serving snapshot", LISTS_VERSION_SCHEMA),
+            ...problemResponses([400, 401, 403, 406, 503], {
+              400: "An unknown query parameter (the route takes none).",
+              503: "No watchlist snapshot is loaded yet (or storage is being migrated).",
+            }),
+          },
+        },
       },
     )
     .post(
       "/v1/lists/import",
       async ({ admin, body, request, set }) => {
+        // Before anything is read from the upload; the response type (406) was settled before the handler.
         const type = request.headers.get("content-type") ?? "";
         if (!type.startsWith("multipart/form-data")) {
           throw new ServiceError("UNSUPPORTED_MEDIA_TYPE", "Upload list files as multipart/form-data (one or more `file` fields).");
@@ -60,12 +100,27 @@ export function listRoutes<Index>(deps: HttpDeps, runtime: () => WatchlistRuntim
       },
       {
         admin: true,
-        detail: secured("Admin", {
-          summary: "Import official list files (air-gapped refresh)",
-          description:
-            "multipart/form-data with one or more files (OFAC CSV set/XML/advanced XML, EU FSF XML/CSV, UK OFSI ConList CSV/XLSX, FCDO list, UN XML, Wikidata JSON, FollowTheMoney JSON lines). Source and format are detected by content. Each changed source becomes a new immutable version; the serving index swaps atomically once loaded. A file that fails to parse changes nothing and the 400 names the file and location. 409 while another import runs.",
-          tags: ["Watchlists"],
-        }),
+        produces: JSON_ONLY,
+        query: NoQuery,
+        detail: {
+          ...secured("Admin", {
+            summary: "Import official list files (air-gapped refresh)",
+            description:
+              "multipart/form-data with one or more files (OFAC CSV set/XML/advanced XML, EU FSF XML/CSV, UK OFSI ConList CSV/XLSX, FCDO list, UN XML, Wikidata JSON, FollowTheMoney JSON lines); every file part is read. Source and format are detected by content. Each changed source becomes a new immutable version; the serving index swaps atomically once loaded. 201 with the import report. A file that fails to parse changes nothing and the 400 names the file and location. 409 while another import runs. Any other Content-Type is 415, and an Accept that allows no JSON type is 406, both before anything is imported. No query parameters.",
+            tags: ["Watchlists"],
+          }),
+          requestBody: UPLOAD_BODY,
+          responses: {
+            201: jsonResponse("The import report", IMPORT_REPORT_SCHEMA),
+            ...problemResponses([400, 401, 403, 406, 409, 413, 415], {
+              400: "No file in the upload, a file that fails to parse (named, with where it broke; nothing changes) or an unknown query parameter.",
+              403: "The credential is an API key, or a bearer token without the admin role.",
+              409: "Another import is running.",
+              413: "The upload is over maxUploadBytes.",
+              415: "UNSUPPORTED_MEDIA_TYPE: the body is not multipart/form-data. Refused before anything is imported.",
+            }),
+          },
+        },
       },
     );
 }

@@ -5,6 +5,9 @@ import { verifyAuditChain } from "@/audit/verify";
 import { toCsv } from "@/exports/csv";
 import type { HttpDeps } from "../deps";
 import { guard, secured } from "../guard";
+import { media } from "../media";
+import { decidedRepresentation, JSON_ONLY, JSON_OR_CSV } from "../negotiate";
+import { jsonContent, jsonResponse, problemResponses, schemaComponent } from "../openapi";
 import { Paging } from "../paging";
 
 const AuditQuery = z
@@ -13,10 +16,55 @@ const AuditQuery = z
     targetType: z.string().min(1).max(100).optional().describe("Exact target type, e.g. tenant, api_key, screening"),
     from: z.iso.datetime({ offset: true }).optional().describe("Entries at or after this instant"),
     to: z.iso.datetime({ offset: true }).optional().describe("Entries at or before this instant"),
-    format: z.enum(["json", "csv"]).optional().describe("csv requests a CSV export (capped at 50,000 rows)"),
+    format: z
+      .enum(["json", "csv"])
+      .optional()
+      .describe("csv returns a CSV export (capped at 50,000 rows), json a page of JSON; either wins over Accept. Default: Accept decides, JSON unless it prefers text/csv"),
     ...Paging.shape,
   })
   .strict();
+
+/** verify takes no query parameters: one sent is 400, not ignored. */
+const NoQuery = z.object({}).strict();
+
+/** Response shapes for the OpenAPI description only (test/http/admin-media.test.ts checks real answers against them). */
+export const AuditEntryResponse = z.object({
+  id: z.string(),
+  sequence: z.number().int().min(1).describe("Position in the tenant's chain, from 1"),
+  at: z.string().describe("ISO 8601 date-time (UTC)"),
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string().nullable(),
+  actor: z.object({ type: z.string(), id: z.string() }).describe("Who acted: an API key, a token's sub, the CLI or the system"),
+  correlationId: z.string().nullable().describe("Correlation id of the request that wrote the entry"),
+  details: z.unknown().describe("What happened, as JSON (depends on the action)"),
+  prevHash: z.string(),
+  hash: z.string().describe("sha256(prevHash + \"\\n\" + canonical JSON of the entry)"),
+});
+export const AuditPageResponse = z
+  .object({
+    items: z.array(AuditEntryResponse),
+    total: z.number().int().min(0).describe("Entries matching the filters"),
+    skip: z.number().int().min(0),
+    take: z.number().int().min(1),
+    correlationId: z.string(),
+  })
+  .describe("One page of the tenant's audit log, newest first.");
+export const AuditVerificationResponse = z
+  .object({
+    intact: z.boolean(),
+    entriesChecked: z.number().int().min(0),
+    firstBrokenEntryId: z.string().nullable().describe("The first entry whose hash, link or sequence does not hold; null when intact"),
+    reason: z.enum(["hash_mismatch", "link_mismatch", "sequence_gap", "unreadable_details"]).nullable(),
+    lastHash: z.string().nullable().describe("The last entry's hash when intact and not empty; else null"),
+    correlationId: z.string(),
+  })
+  .describe("The result of walking the tenant's audit hash chain.");
+
+const AUDIT_PAGE_SCHEMA = schemaComponent("AuditPage", AuditPageResponse);
+const AUDIT_VERIFICATION_SCHEMA = schemaComponent("AuditVerification", AuditVerificationResponse);
+
+const EXPORT_HEADER = (description: string, type: "integer" | "string") => ({ description: `CSV responses only: ${description}`, schema: { type } });
 
 const CSV_HEADER = [
   "id",
@@ -36,16 +84,18 @@ const CSV_HEADER = [
 export function auditRoutes(deps: HttpDeps) {
   return new Elysia()
     .use(guard(deps))
+    .use(media())
     .get(
       "/v1/audit",
-      ({ caller, query }) => {
+      ({ caller, query, request }) => {
         const filter = {
           action: query.action,
           targetType: query.targetType,
           from: query.from ? new Date(query.from) : undefined,
           to: query.to ? new Date(query.to) : undefined,
         };
-        if (query.format === "csv") {
+        // Chosen before the handler (format, else Accept), so neither answer can become a 406 after the read.
+        if (decidedRepresentation(request) === "text/csv") {
           const { items, truncated } = exportAudit(deps.db, caller.tenantId, filter, deps.config.auditExportCap);
           const rows = items.map((e) => [
             e.id,
@@ -74,22 +124,50 @@ export function auditRoutes(deps: HttpDeps) {
       },
       {
         tenant: "Screening.Read",
+        produces: JSON_OR_CSV,
         query: AuditQuery,
-        detail: secured("Screening.Read", {
-          summary: "List or export the tenant's audit log, newest first",
-          description:
-            "Filters: action, targetType, from, to (ISO 8601 with offset). Paged with skip (default 0) and take (default 50, at most 500). format=csv returns a CSV download of up to 50,000 entries, newest first; when more matched, the response carries X-Export-Truncated: true. Cells that a spreadsheet would evaluate as formulas are prefixed with a quote.",
-          tags: ["Audit"],
-        }),
+        detail: {
+          ...secured("Screening.Read", {
+            summary: "List or export the tenant's audit log, newest first",
+            description:
+              "Filters: action, targetType, from, to (ISO 8601 with offset). Paged with skip (default 0) and take (default 50, at most 500). format=csv (or, without format, an Accept that prefers text/csv) returns a CSV download of up to 50,000 entries, newest first, ignoring skip and take; when more matched, the response carries X-Export-Truncated: true. Cells that a spreadsheet would evaluate as formulas are prefixed with a quote. format=json or format=csv wins over Accept; otherwise Accept, ranked by q-value, chooses between JSON (application/json, text/json, text/plain) and text/csv, JSON unless text/csv is preferred, and an Accept that allows none of them is 406 before anything is read. Any other query parameter is 400.",
+            tags: ["Audit"],
+          }),
+          responses: {
+            200: {
+              description: "One page of entries (JSON), or the CSV export",
+              headers: {
+                "X-Export-Row-Count": EXPORT_HEADER("entries in the export", "integer"),
+                "X-Export-Truncated": EXPORT_HEADER("true when more entries matched than the export holds; absent otherwise", "string"),
+                "Content-Disposition": EXPORT_HEADER('attachment; filename="audit-YYYY-MM-DD.csv"', "string"),
+              },
+              content: {
+                ...jsonContent(AUDIT_PAGE_SCHEMA),
+                "text/csv": { schema: { type: "string", description: `A header line (${CSV_HEADER.join(",")}), then one line per entry` } },
+              },
+            },
+            ...problemResponses([400, 401, 403, 406], {
+              400: "A filter that is not valid (from/to not ISO 8601 with offset, take out of range: each named in errors[]), or an unknown query parameter.",
+            }),
+          },
+        },
       },
     )
     .get("/v1/audit/verify", ({ caller }) => verifyAuditChain(deps.db, caller.tenantId), {
       tenant: "Screening.Read",
-      detail: secured("Screening.Read", {
-        summary: "Verify the tenant's audit hash chain",
-        description:
-          "Walks the tenant's entries in sequence order and recomputes each SHA-256 hash (sha256(prevHash + \"\\n\" + canonical JSON of the entry)). Returns intact, the number of entries checked and, when broken, firstBrokenEntryId with a reason (hash_mismatch, link_mismatch, sequence_gap, unreadable_details).",
-        tags: ["Audit"],
-      }),
+      produces: JSON_ONLY,
+      query: NoQuery,
+      detail: {
+        ...secured("Screening.Read", {
+          summary: "Verify the tenant's audit hash chain",
+          description:
+            "Walks the tenant's entries in sequence order and recomputes each SHA-256 hash (sha256(prevHash + \"\\n\" + canonical JSON of the entry)). Returns intact, the number of entries checked and, when broken, firstBrokenEntryId with a reason (hash_mismatch, link_mismatch, sequence_gap, unreadable_details). No query parameters.",
+          tags: ["Audit"],
+        }),
+        responses: {
+          200: jsonResponse("The verification result", AUDIT_VERIFICATION_SCHEMA),
+          ...problemResponses([400, 401, 403, 406], { 400: "An unknown query parameter (the route takes none)." }),
+        },
+      },
     });
 }

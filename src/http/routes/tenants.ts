@@ -8,14 +8,30 @@ import { onboardTenant } from "@/tenants/create";
 import { getTenant, listTenants } from "@/tenants/get";
 import { issueApiKey, listApiKeys, revokeApiKey } from "@/tenants/keys";
 import { setQuota } from "@/tenants/quota";
+import {
+  API_KEY_LIST_SCHEMA,
+  API_KEY_SCHEMA,
+  CREATED_TENANT_SCHEMA,
+  ISSUED_API_KEY_SCHEMA,
+  TENANT_LIST_SCHEMA,
+  TENANT_SCHEMA,
+  TENANT_WITH_SECRET_SCHEMA,
+} from "@/tenants/response-schemas";
 import { CreateTenantInput, SetQuotaInput, SetWebhookInput } from "@/tenants/schemas";
 import { rotateWebhookSecret, setWebhookUrl } from "@/tenants/webhook";
 import type { HttpDeps } from "../deps";
 import { guard, secured } from "../guard";
+import { media } from "../media";
+import { JSON_ONLY } from "../negotiate";
+import { jsonResponse, openApiSchema, type ProblemStatus, problemResponses } from "../openapi";
 import { requestState } from "../request-state";
 
-const TenantParams = z.object({ id: z.string().min(1).max(100) }).strict();
-const KeyParams = z.object({ id: z.string().min(1).max(100), keyId: z.string().min(1).max(100) }).strict();
+const TenantParams = z.object({ id: z.string().min(1).max(100).describe("Tenant id (UUID)") }).strict();
+const KeyParams = z
+  .object({ id: z.string().min(1).max(100).describe("Tenant id (UUID)"), keyId: z.string().min(1).max(100).describe("API key id (keyId)") })
+  .strict();
+/** Routes without query parameters refuse any (?take=10, ?foo=1) with 400 rather than ignoring it. */
+const NoQuery = z.object({}).strict();
 const IssueKeyQuery = z
   .object({
     label: z.string().max(200).optional().describe("What the key is for"),
@@ -33,13 +49,34 @@ function tenantId(id: string): string {
   return id;
 }
 
+const MEDIA =
+  "A 406 (Accept allows no JSON type) or 415 (a Content-Type other than application/json or application/*+json) is answered before anything is read or written.";
+const NO_QUERY = "No query parameters (an unknown one is 400).";
+
+/** What every admin route may answer; a route adds its own statuses. */
+const ADMIN_PROBLEMS: readonly ProblemStatus[] = [400, 401, 403, 406];
+const ADMIN_DESCRIPTIONS = {
+  400: "An unknown query parameter (the route takes none).",
+  403: "The credential is an API key, or a bearer token without the admin role.",
+  404: "No tenant with this id (a non-UUID id included).",
+} as const;
+const WRITE_DESCRIPTIONS = {
+  ...ADMIN_DESCRIPTIONS,
+  400: "Invalid or unknown body fields (each named in errors[]), an empty body, malformed JSON or an unknown query parameter.",
+} as const;
+
+/** A JSON request body, as documented; the verb validates it (the route has no body schema, so 415 comes before 400). */
+const jsonRequestBody = (schema: z.ZodType) => ({ required: true, content: { "application/json": { schema: openApiSchema(schema, "input") } } });
+
 /** Onboarding, key, quota and webhook management: bearer token with the admin role only (spec, Authentication rule 2). */
 export function tenantRoutes(deps: HttpDeps) {
   return new Elysia()
     .use(guard(deps))
+    .use(media())
     .post(
       "/v1/tenants",
       async ({ admin, body, request, set }) => {
+        // Validated by the verb, once (CreateTenantInput).
         const created = await onboardTenant(deps, body, adminMeta(admin, request));
         set.status = 201;
         set.headers.location = `/v1/tenants/${created.tenant.id}`;
@@ -52,30 +89,57 @@ export function tenantRoutes(deps: HttpDeps) {
       },
       {
         admin: true,
-        // "json" names the content type in OpenAPI; the app's size-limited JSON parser still does the parsing.
-        parse: "json",
-        body: CreateTenantInput,
-        detail: secured("Admin", {
-          summary: "Onboard a tenant",
-          description:
-            "Creates the tenant and its first API key (role compliance_analyst). Returns the tenant with apiKey, apiKeyId and, when webhookUrl is set, webhookSigningSecret (whsec_…) — both exactly once; they cannot be read again. 400 on an invalid name, slug, e-mail, list or webhook URL (including a host name that resolves to a private address the operator did not allow-list); 409 when the slug exists. Audited as tenant.create and api_key.issue with the token's sub.",
-          tags: ["Tenants (admin)"],
-        }),
+        produces: JSON_ONLY,
+        jsonBody: "required",
+        query: NoQuery,
+        detail: {
+          ...secured("Admin", {
+            summary: "Onboard a tenant",
+            description: `Creates the tenant and its first API key (role compliance_analyst). Returns 201 with the tenant, apiKey, apiKeyId and, when webhookUrl is set, webhookSigningSecret (whsec_…) — both exactly once; they cannot be read again. 400 on an invalid or unknown field: name, slug, e-mail, list or webhook URL (including a host name that resolves to a private address the operator did not allow-list); 409 when the slug exists. Audited as tenant.create and api_key.issue with the token's sub. ${MEDIA} ${NO_QUERY}`,
+            tags: ["Tenants (admin)"],
+          }),
+          requestBody: jsonRequestBody(CreateTenantInput),
+          responses: {
+            201: jsonResponse("The tenant with its first API key and signing secret, shown once", CREATED_TENANT_SCHEMA, {
+              Location: { description: "/v1/tenants/{id} of the new tenant", schema: { type: "string" } },
+            }),
+            ...problemResponses([...ADMIN_PROBLEMS, 409, 413, 415], { ...WRITE_DESCRIPTIONS, 409: "A tenant with this slug exists." }),
+          },
+        },
       },
     )
     .get("/v1/tenants", () => ({ items: listTenants(deps.db) }), {
       admin: true,
-      detail: secured("Admin", { summary: "List tenants", tags: ["Tenants (admin)"] }),
+      produces: JSON_ONLY,
+      query: NoQuery,
+      detail: {
+        ...secured("Admin", { summary: "List tenants", description: `Every tenant, oldest first (not paged). ${NO_QUERY}`, tags: ["Tenants (admin)"] }),
+        responses: { 200: jsonResponse("Every tenant", TENANT_LIST_SCHEMA), ...problemResponses(ADMIN_PROBLEMS, ADMIN_DESCRIPTIONS) },
+      },
     })
     .get("/v1/tenants/:id", ({ params }) => getTenant(deps.db, tenantId(params.id)), {
       admin: true,
+      produces: JSON_ONLY,
       params: TenantParams,
-      detail: secured("Admin", { summary: "Read a tenant", tags: ["Tenants (admin)"] }),
+      query: NoQuery,
+      detail: {
+        ...secured("Admin", { summary: "Read a tenant", description: `404 for an unknown tenant. ${NO_QUERY}`, tags: ["Tenants (admin)"] }),
+        responses: { 200: jsonResponse("The tenant", TENANT_SCHEMA), ...problemResponses([...ADMIN_PROBLEMS, 404], ADMIN_DESCRIPTIONS) },
+      },
     })
     .get("/v1/tenants/:id/api-keys", ({ params }) => ({ items: listApiKeys(deps, tenantId(params.id)) }), {
       admin: true,
+      produces: JSON_ONLY,
       params: TenantParams,
-      detail: secured("Admin", { summary: "List a tenant's API keys (never the secrets)", tags: ["Tenants (admin)"] }),
+      query: NoQuery,
+      detail: {
+        ...secured("Admin", {
+          summary: "List a tenant's API keys (never the secrets)",
+          description: `Every key, revoked ones included, oldest first. 404 for an unknown tenant. ${NO_QUERY}`,
+          tags: ["Tenants (admin)"],
+        }),
+        responses: { 200: jsonResponse("The tenant's keys", API_KEY_LIST_SCHEMA), ...problemResponses([...ADMIN_PROBLEMS, 404], ADMIN_DESCRIPTIONS) },
+      },
     })
     .post(
       "/v1/tenants/:id/api-keys",
@@ -90,14 +154,21 @@ export function tenantRoutes(deps: HttpDeps) {
       },
       {
         admin: true,
+        produces: JSON_ONLY,
         params: TenantParams,
         query: IssueKeyQuery,
-        detail: secured("Admin", {
-          summary: "Issue an API key",
-          description:
-            "Query label (optional) and role (compliance_analyst by default, or auditor for read-only). Returns keyId and apiKey; the key is shown once. Rotation: issue a new key, then revoke the old one.",
-          tags: ["Tenants (admin)"],
-        }),
+        detail: {
+          ...secured("Admin", {
+            summary: "Issue an API key",
+            description:
+              "Query label (optional) and role (compliance_analyst by default, or auditor for read-only); any other query parameter is 400, and no body is read. Returns 201 with keyId and apiKey; the key is shown once. Rotation: issue a new key, then revoke the old one. Audited as api_key.issue. A 406 (Accept allows no JSON type) is answered before the key is created.",
+            tags: ["Tenants (admin)"],
+          }),
+          responses: {
+            201: jsonResponse("The new key, shown once", ISSUED_API_KEY_SCHEMA),
+            ...problemResponses([...ADMIN_PROBLEMS, 404], { ...ADMIN_DESCRIPTIONS, 400: "A label over 200 characters, an unknown role or an unknown query parameter." }),
+          },
+        },
       },
     )
     .delete(
@@ -106,29 +177,45 @@ export function tenantRoutes(deps: HttpDeps) {
         revokeApiKey(deps, { tenant: tenantId(params.id), keyId: params.keyId }, adminMeta(admin, request)),
       {
         admin: true,
+        produces: JSON_ONLY,
         params: KeyParams,
-        detail: secured("Admin", {
-          summary: "Revoke an API key",
-          description: "The key fails with 401 from the next request on. 404 for an unknown key or tenant; 409 when already revoked.",
-          tags: ["Tenants (admin)"],
-        }),
+        query: NoQuery,
+        detail: {
+          ...secured("Admin", {
+            summary: "Revoke an API key",
+            description: `The key fails with 401 from the next request on. Returns the key's metadata with revokedAt. 404 for an unknown key or tenant; 409 when already revoked. Audited as api_key.revoke. A 406 (Accept allows no JSON type) is answered before the key is revoked. ${NO_QUERY}`,
+            tags: ["Tenants (admin)"],
+          }),
+          responses: {
+            200: jsonResponse("The revoked key", API_KEY_SCHEMA),
+            ...problemResponses([...ADMIN_PROBLEMS, 404, 409], {
+              ...ADMIN_DESCRIPTIONS,
+              404: "No such tenant, or no such key of this tenant.",
+              409: "The key was already revoked.",
+            }),
+          },
+        },
       },
     )
-    .put(
-      "/v1/tenants/:id/quota",
-      ({ admin, params, body, request }) => setQuota(deps, tenantId(params.id), body, adminMeta(admin, request)),
-      {
-        admin: true,
-        params: TenantParams,
-        parse: "json",
-        body: SetQuotaInput,
-        detail: secured("Admin", {
+    .put("/v1/tenants/:id/quota", ({ admin, params, body, request }) => setQuota(deps, tenantId(params.id), body, adminMeta(admin, request)), {
+      admin: true,
+      produces: JSON_ONLY,
+      jsonBody: "required",
+      params: TenantParams,
+      query: NoQuery,
+      detail: {
+        ...secured("Admin", {
           summary: "Set or clear the monthly screening quota",
-          description: "Body { monthlyScreeningQuota: integer ≥ 0, or null for unlimited }. Returns the tenant. The next screening call is checked against the new value.",
+          description: `Body { monthlyScreeningQuota: integer ≥ 0, or null for unlimited }. Returns the tenant. The next screening call is checked against the new value. Audited as quota.set. ${MEDIA} ${NO_QUERY}`,
           tags: ["Tenants (admin)"],
         }),
+        requestBody: jsonRequestBody(SetQuotaInput),
+        responses: {
+          200: jsonResponse("The tenant with its new quota", TENANT_SCHEMA),
+          ...problemResponses([...ADMIN_PROBLEMS, 404, 413, 415], WRITE_DESCRIPTIONS),
+        },
       },
-    )
+    })
     .put(
       "/v1/tenants/:id/webhook",
       async ({ admin, params, body, request }) => {
@@ -137,15 +224,25 @@ export function tenantRoutes(deps: HttpDeps) {
       },
       {
         admin: true,
+        produces: JSON_ONLY,
+        jsonBody: "required",
         params: TenantParams,
-        parse: "json",
-        body: SetWebhookInput,
-        detail: secured("Admin", {
-          summary: "Set or clear the webhook URL",
-          description:
-            "Body { webhookUrl: string, or null to clear it }. The URL policy of onboarding applies: http or https, no credentials, no private or loopback host unless allow-listed, and a host name must not resolve to such an address (400 naming webhookUrl). Returns the tenant with webhookSigningSecret: a new whsec_ secret, shown this once, when the tenant had none (onboarded without a URL); otherwise null and the secret is unchanged. Events already queued are delivered to the new URL; with the URL cleared no new events are queued. Audited as webhook_url.set with the previous and new URL.",
-          tags: ["Tenants (admin)"],
-        }),
+        query: NoQuery,
+        detail: {
+          ...secured("Admin", {
+            summary: "Set or clear the webhook URL",
+            description: `Body { webhookUrl: string, or null to clear it }. The URL policy of onboarding applies: http or https, no credentials, no private or loopback host unless allow-listed, and a host name must not resolve to such an address (400 naming webhookUrl). Returns the tenant with webhookSigningSecret: a new whsec_ secret, shown this once, when the tenant had none (onboarded without a URL); otherwise null and the secret is unchanged. Events already queued are delivered to the new URL; with the URL cleared no new events are queued. Audited as webhook_url.set with the previous and new URL. ${MEDIA} ${NO_QUERY}`,
+            tags: ["Tenants (admin)"],
+          }),
+          requestBody: jsonRequestBody(SetWebhookInput),
+          responses: {
+            200: jsonResponse("The tenant, with a signing secret when one was issued", TENANT_WITH_SECRET_SCHEMA),
+            ...problemResponses([...ADMIN_PROBLEMS, 404, 413, 415], {
+              ...WRITE_DESCRIPTIONS,
+              400: "An invalid or refused webhookUrl (named in errors[]), an unknown body field, an empty body, malformed JSON or an unknown query parameter.",
+            }),
+          },
+        },
       },
     )
     .post(
@@ -156,13 +253,20 @@ export function tenantRoutes(deps: HttpDeps) {
       },
       {
         admin: true,
+        produces: JSON_ONLY,
         params: TenantParams,
-        detail: secured("Admin", {
-          summary: "Rotate the webhook signing secret",
-          description:
-            "Replaces the signing secret with a new whsec_ secret and returns the tenant with webhookSigningSecret, exactly once; it cannot be read again. The old secret stops at once: every delivery attempt signed after this call, including retries of events queued before it, is signed with the new secret. Audited as webhook_secret.rotate (never the secret).",
-          tags: ["Tenants (admin)"],
-        }),
+        query: NoQuery,
+        detail: {
+          ...secured("Admin", {
+            summary: "Rotate the webhook signing secret",
+            description: `Replaces the signing secret with a new whsec_ secret and returns the tenant with webhookSigningSecret, exactly once; it cannot be read again. The old secret stops at once: every delivery attempt signed after this call, including retries of events queued before it, is signed with the new secret. Audited as webhook_secret.rotate (never the secret). No body is read. A 406 (Accept allows no JSON type) is answered before the secret is replaced, so the current secret stays valid. ${NO_QUERY}`,
+            tags: ["Tenants (admin)"],
+          }),
+          responses: {
+            200: jsonResponse("The tenant with its new signing secret, shown once", TENANT_WITH_SECRET_SCHEMA),
+            ...problemResponses([...ADMIN_PROBLEMS, 404], ADMIN_DESCRIPTIONS),
+          },
+        },
       },
     );
 }

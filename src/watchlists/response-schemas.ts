@@ -1,0 +1,80 @@
+import { z } from "zod";
+import { schemaComponent } from "@/http/openapi";
+import { SOURCE_LISTS } from "./entity";
+
+/**
+ * Response shapes of the list routes, for the OpenAPI description only: responses are not validated
+ * at run time (test/http/admin-media.test.ts checks real answers against them).
+ */
+
+const Source = z.enum(SOURCE_LISTS);
+const correlationId = z.string().describe("This request's correlation id (as on every JSON object body)");
+const Files = z.array(z.object({ name: z.string(), bytes: z.number().int().min(0), sha256: z.string() })).describe("The files the version was read from");
+const Diff = z
+  .object({ added: z.number().int(), removed: z.number().int(), changed: z.number().int(), unchanged: z.number().int() })
+  .describe("Entities compared with the previous version of the source");
+
+export const ListsVersionResponse = z
+  .object({
+    versionId: z.string().describe("The serving snapshot's id"),
+    createdAt: z.string().describe("When the snapshot was recorded (ISO 8601, UTC)"),
+    loadedAt: z.string().describe("When this server loaded it (ISO 8601, UTC)"),
+    isDemo: z.boolean().describe("true for the FICTIONAL demo list"),
+    notice: z.string().nullable().describe("The demo warning; null for real lists"),
+    sources: z.array(
+      z.object({
+        source: Source,
+        versionId: z.string(),
+        format: z.string(),
+        publishedAt: z.string().nullable().describe("Publication date from inside the file (ISO 8601); null when it carries none"),
+        ageDays: z.number().int().nullable().describe("Whole days since publishedAt (compared by maxDataAgeDays); null without a date"),
+        importedAt: z.string(),
+        entityCount: z.number().int().min(0),
+        nameCount: z.number().int().min(0),
+        sha256: z.string(),
+        files: Files,
+        previousVersionId: z.string().nullable(),
+        diff: Diff,
+        isDemo: z.boolean(),
+      }),
+    ),
+    correlationId,
+  })
+  .describe("The serving watchlist snapshot and, per source, where its data came from.");
+
+const ListVersion = z.object({
+  id: z.string(),
+  source: Source,
+  format: z.string(),
+  publishedAt: z.string().nullable(),
+  importedAt: z.string(),
+  importedBy: z.string(),
+  sha256: z.string(),
+  files: Files,
+  entityCount: z.number().int().min(0),
+  nameCount: z.number().int().min(0),
+  previousVersionId: z.string().nullable(),
+  diff: Diff,
+  warnings: z.array(z.string()),
+  isDemo: z.boolean(),
+});
+
+export const ImportReportResponse = z
+  .object({
+    snapshot: z
+      .object({
+        id: z.string(),
+        createdAt: z.string(),
+        versions: z.partialRecord(Source, z.string()).describe("source → versionId of every list the snapshot serves"),
+        isDemo: z.boolean(),
+      })
+      .nullable()
+      .describe("The new serving snapshot (the current one when nothing changed; null when there is none)"),
+    results: z.array(z.object({ source: Source, status: z.enum(["imported", "unchanged"]), version: ListVersion })).describe("One entry per source uploaded"),
+    durationMs: z.number(),
+    correlationId,
+  })
+  .describe("What the import recorded.");
+
+export const LISTS_VERSION_SCHEMA = schemaComponent("ListsVersion", ListsVersionResponse);
+export const IMPORT_REPORT_SCHEMA = schemaComponent("ListImportReport", ImportReportResponse);
