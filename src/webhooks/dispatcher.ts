@@ -6,7 +6,7 @@ import { writeTx } from "@/storage/db";
 import { groupCommit } from "@/storage/group-commit";
 import { WEBHOOK_LOOP } from "./enqueue";
 import type { AttemptRecord, ClaimedRow } from "./outbox-rows";
-import { type AttemptResult, claimDue, finishAttempt, reclaimExpired } from "./outbox-store";
+import { type AttemptResult, type ClaimRoom, claimDue, finishAttempt, reclaimExpired } from "./outbox-store";
 import type { RetryPolicy } from "./schedule";
 import { type FetchFn, type PreparedReceiver, prepareReceiver, type Receiver, sendDelivery } from "./send";
 import type { LookupFn } from "./send-target";
@@ -17,13 +17,50 @@ export interface DispatcherOptions {
   lookup: LookupFn;
   /** Poll interval when idle; a wake() after an enqueue skips the wait. */
   intervalMs: number;
-  /** Rows claimed (and sent concurrently) per round. */
-  batchSize: number;
+  /** Deliveries in flight at once, across tenants: the slots that answered POSTs hand back to the next claim. */
+  slots: number;
+  /** Deliveries in flight at once for a tenant whose receiver is slow; default SLOW_TENANT_SLOTS. */
+  slowTenantSlots?: number;
   /** Must outlast a DNS lookup plus a POST plus the commit, or a live attempt could be reclaimed. */
   leaseMs: number;
   /** Lease owner id; unique per dispatcher so the compare-and-set can tell dispatchers apart. */
   owner?: string;
+  /** Runs the loop's next round (Scheduler.wake): an answered POST calls it when its slot can take a row the last claim had to leave. */
+  wake?: () => void;
 }
+
+/**
+ * Per-tenant shares of the slots. A receiver that hangs holds each of its POSTs for the whole timeout
+ * (5 s by default). When one tenant could take every slot, a bulk of 60 events to a receiver answering
+ * after 6 s held back another tenant's single event for 15.5 s, and a dead receiver with a large
+ * backlog would have held back every tenant for minutes.
+ *
+ * So no tenant may hold more than `slots` minus this many (16 of 20): however its receiver behaves,
+ * the other tenants keep 4. And a tenant whose receiver is slow (SLOW_RECEIVER_MS) may hold only this
+ * many: it takes five slow receivers at once to fill the pool. A healthy receiver keeps the larger
+ * share because a tenant's slots are refilled at most once per event-loop turn, each refill a claim:
+ * at 2,000 events/s to one receiver answering in 2 ms, with the thread 60% busy otherwise (a harness,
+ * not the bench), 4 slots took 0.33 claims per delivery and fell behind (1,760 events queued after
+ * 6 s); 16 took 0.07 and kept up, as 20 did.
+ */
+export const SLOW_TENANT_SLOTS = 4;
+
+/**
+ * A receiver is slow once an attempt got no answer (timeout, connection error, or no POST at all) or
+ * took longer than this, or once its POSTs have been in flight this long without any answer. It is
+ * healthy again when an attempt is answered within this time. A healthy receiver answers in
+ * milliseconds; the docs ask receivers to answer quickly and do slow work afterwards.
+ */
+const SLOW_RECEIVER_MS = 1_000;
+
+/**
+ * A claim reads every due row of the tenants out of room to pass over them (claimDue): 12 ms for a dead
+ * receiver's backlog of 100,000 rows. After a claim that took SLOW_CLAIM_MS or more, the next one
+ * waits CLAIM_SPACING times as long, so such claims use at most a tenth of the thread instead of all
+ * of it. An ordinary claim (0.1-0.5 ms) is not spaced: a backlog drains at the speed of the receiver.
+ */
+const SLOW_CLAIM_MS = 1;
+const CLAIM_SPACING = 9;
 
 /**
  * Attempt records go through the group commit as background work: those finishing within 10 ms
@@ -34,22 +71,34 @@ export interface DispatcherOptions {
  * collections; at 1,600 deliveries/s they were most of what reached the old generation, whose full
  * collections are the server's longest stalls (docs/benchmarks.md, fifteenth stop).
  *
- * A round does not wait for them. It ends when its POSTs are answered, so the next round can claim
+ * No claim waits for them. An answered POST frees its slot at once, so the next claim can take it
  * while the records are still gathering; a row stays 'delivering' under its lease until its record
- * commits, so no round can claim it twice. When rounds waited, each took at least the 10 ms of its
+ * commits, so no claim can take it twice. When rounds waited, each took at least the 10 ms of its
  * records, and 20 rows per round capped delivery at 1,100-1,400 events/s: under a load of 1,800
- * screens/s the outbox fell further behind every second. settle() waits for the records, and the
- * scheduler's stop() calls it before the database closes.
+ * screens/s the outbox fell further behind every second. settle() waits for the POSTs in flight and
+ * then for the records, and the scheduler's stop() calls it before the database closes.
  */
 const BOOKKEEPING = { maxDelayMs: 10, recordsOnly: true };
 
 /**
- * A round that follows a partial one (the outbox was drained) first waits this long, so the events
+ * A claim that follows a partial one (the outbox was drained) first waits this long, so the events
  * committed meanwhile are claimed together: a claim is a transaction of its own (about 0.3 ms), and
- * claiming each event alone at moderate load cost more than the events' own commits. A round after a
- * full one claims at once, so a backlog drains at the speed of the receiver.
+ * claiming each event alone at moderate load cost more than the events' own commits. A claim that
+ * follows a full one goes at once, and one that refills slots answered POSTs freed while rows were
+ * left behind (a backlog) waits only for the end of the event-loop turn, so the POSTs answered in that
+ * turn share it: a backlog drains at the speed of the receiver.
  */
 const GATHER_MS = 10;
+
+/** A tenant's POSTs in flight and how its receiver has been answering. */
+interface TenantState {
+  held: number;
+  slow: boolean;
+  /** performance.now() of its last answer, or of its first POST in flight since the last answer. */
+  answeredAt: number;
+  /** The last claim filled its share, so rows of it may have been left behind: a refill is due once half of it is free. */
+  usedShare: boolean;
+}
 
 /** The outbox loop for the scheduler: reclaim expired leases, claim due rows, POST them, record each attempt. */
 export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOptions): Loop & { owner: string } {
@@ -65,7 +114,7 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
 
   /**
    * Each claimed row's tenant receiver as stored now, read and prepared (secret unsealed, URL policy
-   * checked on the resolved addresses) once per tenant per round.
+   * checked on the resolved addresses) once per tenant per claim.
    */
   function receiversOf(rows: readonly ClaimedRow[]): Map<string, Promise<PreparedReceiver>> {
     const receivers = new Map<string, Promise<PreparedReceiver>>();
@@ -92,8 +141,6 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
 
   /** Units not committed yet, for settle(). */
   const recording = new Set<Promise<void>>();
-  /** The first round, and one after a full round (a backlog), claims without gathering first. */
-  let claimAtOnce = true;
 
   /**
    * Queues an answered attempt's record. The unit takes every record answered until it runs. If it
@@ -125,9 +172,108 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
     void recorded.finally(() => recording.delete(recorded));
   }
 
-  /** POSTs one row; resolves when it is answered, leaving its attempt record to commit in the background. */
+  const slowShare = options.slowTenantSlots ?? SLOW_TENANT_SLOTS;
+  const share = Math.max(slowShare, options.slots - slowShare);
+  /** POSTs not answered yet, across tenants. */
+  let inFlight = 0;
+  /** Tenants with POSTs in flight or a slow receiver; one a tenant, never one a delivery. */
+  const tenants = new Map<string, TenantState>();
+  /** The first claim, and one after a full claim (a backlog), goes without gathering first. */
+  let claimAtOnce = true;
+  /** An answered POST freed a slot the last claim could not fill; the next claim goes at the end of this turn. */
+  let refill = false;
+  /** A round is waiting to claim: a freed slot needs no wake, that claim will see it. */
+  let claimPending = false;
+  /** How long the last claim's transaction took, in ms (SLOW_CLAIM_MS). */
+  let lastClaimMs = 0;
+  /** Ends the gathering wait of the round about to claim, while one waits. */
+  let endGather: (() => void) | null = null;
+  /** settle()'s wait for the last POST in flight, while one waits. */
+  let idle: { promise: Promise<void>; resolve: () => void } | null = null;
+
+  /** Waits GATHER_MS, or less if release() has slots to refill meanwhile: the claim then has a backlog to take at once. */
+  function gather(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, GATHER_MS);
+      function done() {
+        clearTimeout(timer);
+        endGather = null;
+        resolve();
+      }
+      endGather = done;
+    });
+  }
+
+  const shareOf = (tenant: TenantState) => (tenant.slow ? slowShare : share);
+
+  /** Each tenant's room for the next claim; a tenant whose POSTs have hung since SLOW_RECEIVER_MS is slow now. */
+  function roomFor(nowMs: number): ClaimRoom {
+    const of = new Map<string, number>();
+    for (const [id, tenant] of tenants) {
+      if (tenant.held > 0 && nowMs - tenant.answeredAt > SLOW_RECEIVER_MS) tenant.slow = true;
+      of.set(id, shareOf(tenant) - tenant.held);
+    }
+    return { of, other: share };
+  }
+
+  /**
+   * POSTs one claimed row, holding its slots until it is answered; its attempt record then commits
+   * in the background. Never rejects: one failing row must not hold back the others, and an attempt
+   * that was never recorded is reclaimed when its lease expires.
+   */
   async function deliver(row: ClaimedRow, receiver: Promise<PreparedReceiver>): Promise<void> {
-    record(row, await sendDelivery(row, receiver, sendDeps));
+    let tenant = tenants.get(row.tenant_id);
+    if (!tenant) {
+      tenant = { held: 0, slow: false, answeredAt: 0, usedShare: false };
+      tenants.set(row.tenant_id, tenant);
+    }
+    // "No answer for SLOW_RECEIVER_MS" counts from the first POST in flight.
+    if (tenant.held === 0) tenant.answeredAt = performance.now();
+    tenant.held++;
+    inFlight++;
+    let attempt: AttemptRecord | null = null;
+    try {
+      attempt = await sendDelivery(row, receiver, sendDeps);
+      record(row, attempt);
+    } catch (error) {
+      ctx.log.error({ err: error, deliveryId: row.id }, "webhook delivery failed unexpectedly");
+    } finally {
+      release(row.tenant_id, tenant, attempt);
+    }
+  }
+
+  /**
+   * Hands an answered POST's slots back and notes how its receiver answered. Only slots that were
+   * holding rows back can make the next claim find more: the pool's when it was full, or the tenant's
+   * when it had used its share. Otherwise the last claim already took every due row it could, and new
+   * or newly due rows have their own wake (the enqueue's, or the poll interval). A tenant that used its
+   * share is refilled once half of it is free, not at its first answer: refilling each answer alone
+   * split its share into ever smaller claims (twice the claims per delivery while a backlog drained).
+   */
+  function release(id: string, tenant: TenantState, attempt: AttemptRecord | null): void {
+    const poolWasFull = inFlight >= options.slots;
+    tenant.held--;
+    inFlight--;
+    if (attempt) {
+      const answered = attempt.statusCode !== null;
+      if (answered) tenant.answeredAt = performance.now();
+      tenant.slow = !answered || attempt.durationMs > SLOW_RECEIVER_MS;
+    }
+    let refillNow = poolWasFull;
+    if (tenant.usedShare && tenant.held <= shareOf(tenant) / 2) {
+      tenant.usedShare = false;
+      refillNow = true;
+    }
+    if (tenant.held === 0 && !tenant.slow) tenants.delete(id);
+    if (inFlight === 0 && idle) {
+      idle.resolve();
+      idle = null;
+    }
+    if (refillNow && !refill) {
+      refill = true;
+      if (endGather) endGather();
+      else if (!claimPending) options.wake?.();
+    }
   }
 
   function logOutcome(row: ClaimedRow, attempt: AttemptRecord, result: AttemptResult): void {
@@ -148,26 +294,53 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
     intervalMs: options.intervalMs,
     owner,
     async tick(signal) {
-      if (!claimAtOnce) await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
-      if (signal.aborted) return false;
-      const now = ctx.clock.now();
-      // The claim commits at once: its rows must be 'delivering' under this lease before any POST
-      // goes out. Wakes that arrive while the round delivers make one more round (Scheduler.wake).
-      const claimed = writeTx(ctx.db, () => {
-        const reclaimed = reclaimExpired(ctx.db, now, options.retry);
-        if (reclaimed > 0) ctx.log.warn({ reclaimed }, "reclaimed webhook deliveries whose lease expired");
-        return claimDue(ctx.db, { owner, now, leaseMs: options.leaseMs, limit: options.batchSize });
-      }, { recordsOnly: true });
-      // One failing row must not hold back the others; its lease expires and it is reclaimed.
-      const receivers = receiversOf(claimed);
-      const outcomes = await Promise.allSettled(claimed.map((row) => deliver(row, receivers.get(row.tenant_id)!)));
-      for (const outcome of outcomes) {
-        if (outcome.status === "rejected") ctx.log.error({ err: outcome.reason }, "webhook delivery failed unexpectedly");
+      claimPending = true;
+      try {
+        if (lastClaimMs >= SLOW_CLAIM_MS) await new Promise((resolve) => setTimeout(resolve, CLAIM_SPACING * lastClaimMs));
+        else if (!refill && !claimAtOnce) await gather();
+        if (refill) await new Promise((resolve) => setImmediate(resolve));
+        refill = false;
+        const free = options.slots - inFlight;
+        // A full pool claims nothing: the first POST answered wakes the loop (release).
+        if (signal.aborted || free <= 0) return false;
+        const now = ctx.clock.now();
+        const t0 = performance.now();
+        const room = roomFor(t0);
+        // The claim commits at once: its rows must be 'delivering' under this lease before any POST
+        // goes out. Wakes that arrive meanwhile make one more round (Scheduler.wake).
+        const claimed = writeTx(
+          ctx.db,
+          () => {
+            const reclaimed = reclaimExpired(ctx.db, now, options.retry);
+            if (reclaimed > 0) ctx.log.warn({ reclaimed }, "reclaimed webhook deliveries whose lease expired");
+            return claimDue(ctx.db, { owner, now, leaseMs: options.leaseMs, limit: free, room });
+          },
+          { recordsOnly: true },
+        );
+        lastClaimMs = performance.now() - t0;
+        const receivers = receiversOf(claimed);
+        for (const row of claimed) void deliver(row, receivers.get(row.tenant_id)!);
+        // A tenant that got all its room may have rows left behind; one that got less had none left.
+        for (const tenant of tenants.values()) tenant.usedShare = tenant.held >= shareOf(tenant);
+        claimAtOnce = claimed.length === free;
+        // The round does not wait for its POSTs: each frees its slots when answered, and release()
+        // wakes the loop when that lets a claim take more. Until then the loop sleeps like an idle one.
+        return false;
+      } finally {
+        claimPending = false;
       }
-      claimAtOnce = claimed.length === options.batchSize;
-      return claimAtOnce;
     },
     async settle() {
+      while (inFlight > 0) {
+        if (!idle) {
+          let resolve = () => {};
+          const promise = new Promise<void>((r) => {
+            resolve = r;
+          });
+          idle = { promise, resolve };
+        }
+        await idle.promise;
+      }
       while (recording.size > 0) await Promise.allSettled(recording);
     },
   };

@@ -1,6 +1,6 @@
 import { webhookRoutes } from "@/http/routes/webhooks";
 import type { ServerExtension } from "@/server";
-import { createWebhookDispatcher } from "./dispatcher";
+import { createWebhookDispatcher, SLOW_TENANT_SLOTS } from "./dispatcher";
 import { WEBHOOK_LOOP } from "./enqueue";
 import { retryPolicy } from "./schedule";
 import type { FetchFn } from "./send";
@@ -15,8 +15,10 @@ export interface WebhookExtensionOptions {
   random?: () => number;
   /** Idle poll interval; default 1000 ms. */
   intervalMs?: number;
-  /** Deliveries claimed and sent concurrently per round; default 20. */
-  batchSize?: number;
+  /** Deliveries in flight at once across tenants; default 20. */
+  slots?: number;
+  /** Deliveries in flight at once for a tenant whose receiver is slow; default SLOW_TENANT_SLOTS (4). */
+  slowTenantSlots?: number;
   /** Lease per claimed delivery; default 2 × webhooks.timeoutMs + 30 s (DNS, POST, commit). */
   leaseMs?: number;
   fetch?: FetchFn;
@@ -39,17 +41,20 @@ export function webhookExtension(options: WebhookExtensionOptions = {}): Webhook
     routes: (deps) => webhookRoutes(deps, () => wake()),
     start(ctx, scheduler) {
       const timeoutMs = ctx.config.webhooks.timeoutMs;
+      wake = () => scheduler.wake(WEBHOOK_LOOP);
       scheduler.register(
         createWebhookDispatcher(ctx, {
           retry,
           fetch: options.fetch ?? ((input, init) => fetch(input, init)),
           lookup: options.lookup ?? systemLookup,
           intervalMs: options.intervalMs ?? 1_000,
-          batchSize: options.batchSize ?? 20,
+          slots: options.slots ?? 20,
+          slowTenantSlots: options.slowTenantSlots ?? SLOW_TENANT_SLOTS,
           leaseMs: options.leaseMs ?? 2 * timeoutMs + 30_000,
+          // Through `wake`, which stop() empties: a POST answered during shutdown wakes nothing.
+          wake: () => wake(),
         }),
       );
-      wake = () => scheduler.wake(WEBHOOK_LOOP);
       running = true;
     },
     stop() {

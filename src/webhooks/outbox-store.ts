@@ -13,27 +13,44 @@ function requireTx(db: Db): void {
   if (!db.sqlite.inTransaction) throw new Error("webhook outbox changes must run inside writeTx");
 }
 
+/** How many rows each tenant may get in one claim: `of` for the tenants it lists (none at 0 or less), `other` for the rest. */
+export interface ClaimRoom {
+  of: ReadonlyMap<string, number>;
+  other: number;
+}
+
 /**
- * Claims up to `limit` due rows for `owner`, reserving the next attempt number of each. Due rows go in
- * next_attempt_at order, which is the claim index's own order: a backlog of 100k+ rows after an outage
- * is claimed without sorting it under the write lock. The outer UPDATE matches by id only (the
- * subquery already requires 'pending' in this same transaction), so SQLite looks rows up by primary
- * key instead of scanning every pending row.
+ * Claims up to `limit` due rows for `owner`, reserving the next attempt number of each, and at most
+ * `room` rows per tenant. Due rows go in next_attempt_at order, which is the claim index's own order:
+ * a backlog of 100k+ rows after an outage is claimed without sorting it under the write lock. The
+ * outer UPDATE matches by id only (the subquery already requires 'pending' in this same transaction),
+ * so SQLite looks rows up by primary key instead of scanning every pending row.
+ *
+ * The index walk passes over the rows of tenants without room (NOT IN), so the rows of other tenants
+ * behind them are found. It still reads each of those rows to pass it, about 0.1 µs a row: nothing
+ * for the usual few dozen due rows, 1 ms for 10,000, 12 ms for 100,000 (the dispatcher spaces its
+ * claims by their cost). An index on (tenant_id, next_attempt_at) would make it a seek per tenant. A
+ * tenant that runs out of room within the window of `limit` rows leaves the rest of its rows there,
+ * and rows further on are not seen by this claim; the next one, with that tenant out of room, finds them.
  */
-export function claimDue(db: Db, args: { owner: string; now: Date; leaseMs: number; limit: number }): ClaimedRow[] {
+export function claimDue(db: Db, args: { owner: string; now: Date; leaseMs: number; limit: number; room?: ClaimRoom }): ClaimedRow[] {
   requireTx(db);
   const now = args.now.toISOString();
   const leaseExpiresAt = new Date(args.now.getTime() + args.leaseMs).toISOString();
+  const room = args.room ?? { of: new Map<string, number>(), other: args.limit };
   return db.sqlite
-    .query<ClaimedRow, [string, string, string, number]>(
+    .query<ClaimedRow, [string, string, string, number, string, number]>(
       `UPDATE webhook_outbox
           SET status = 'delivering', attempts = attempts + 1, lease_owner = ?1, lease_expires_at = ?2
-        WHERE id IN (SELECT id FROM webhook_outbox
-                      WHERE status = 'pending' AND next_attempt_at <= ?3
-                      ORDER BY next_attempt_at LIMIT ?4)
+        WHERE id IN (SELECT id FROM (SELECT id, tenant_id, row_number() OVER (PARTITION BY tenant_id ORDER BY next_attempt_at) AS nth
+                                       FROM (SELECT id, tenant_id, next_attempt_at FROM webhook_outbox
+                                              WHERE status = 'pending' AND next_attempt_at <= ?3
+                                                AND tenant_id NOT IN (SELECT key FROM json_each(?5) WHERE value <= 0)
+                                              ORDER BY next_attempt_at LIMIT ?4)) AS due
+                      WHERE nth <= coalesce((SELECT value FROM json_each(?5) WHERE key = due.tenant_id), ?6))
         RETURNING id, tenant_id, event, payload, series, attempts`,
     )
-    .all(args.owner, leaseExpiresAt, now, args.limit);
+    .all(args.owner, leaseExpiresAt, now, args.limit, JSON.stringify(Object.fromEntries(room.of)), room.other);
 }
 
 /**

@@ -28,8 +28,8 @@ export type PreparedReceiver = { ok: true; secret: string; url: URL; loggedUrl: 
 
 /**
  * Unseals the signing secret and checks the URL policy on the resolved addresses. The dispatcher does
- * this once per tenant per round, so a round of 20 deliveries to one receiver costs one DNS lookup
- * and one unsealing, not 20; the check is still made at send time, milliseconds before the POSTs.
+ * this once per tenant per claim, so a claim of 16 deliveries to one receiver costs one DNS lookup
+ * and one unsealing, not 16; the check is still made at send time, milliseconds before the POSTs.
  */
 export async function prepareReceiver(receiver: Receiver, deps: Pick<SendDeps, "secrets" | "urlPolicy" | "lookup" | "timeoutMs">): Promise<PreparedReceiver> {
   if (!receiver.webhookUrl || !receiver.webhookSecretEnc) return { ok: false, error: "the tenant has no webhook URL or signing secret configured" };
@@ -47,7 +47,7 @@ export async function prepareReceiver(receiver: Receiver, deps: Pick<SendDeps, "
 
 /**
  * One signed POST of a claimed row. Never throws: every failure becomes the attempt's error. The
- * attempt starts before the receiver is ready, so its startedAt and durationMs include the round's
+ * attempt starts before the receiver is ready, so its startedAt and durationMs include the claim's
  * shared DNS lookup, as when each delivery resolved the name itself.
  */
 export async function sendDelivery(
@@ -70,14 +70,17 @@ export async function sendDelivery(
   const { secret, url, loggedUrl } = receiver;
 
   const timestamp = Math.floor(deps.now().getTime() / 1000);
+  // Spelled as in the spec. Header names are case-insensitive, but some receivers (or the logs and
+  // proxies in front of them) compare them byte for byte. Bun's fetch sends a plain object's names
+  // as given (test/webhooks/header-case.test.ts reads the bytes on the wire).
   const headers = {
-    "content-type": "application/json",
-    "user-agent": WEBHOOK_USER_AGENT,
-    "x-aml-event": row.event,
-    "x-aml-delivery": row.id,
-    "x-aml-attempt": String(row.attempts),
-    "x-aml-timestamp": String(timestamp),
-    "x-aml-signature": signWebhook(secret, timestamp, row.payload),
+    "Content-Type": "application/json",
+    "User-Agent": WEBHOOK_USER_AGENT,
+    "X-AML-Event": row.event,
+    "X-AML-Delivery": row.id,
+    "X-AML-Attempt": String(row.attempts),
+    "X-AML-Timestamp": String(timestamp),
+    "X-AML-Signature": signWebhook(secret, timestamp, row.payload),
   };
   // Not AbortSignal.timeout(): its timer and signal live for the whole timeout however soon the
   // receiver answers, and the signal holds the finished fetch's abort listeners until it fires. At

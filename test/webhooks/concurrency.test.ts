@@ -1,11 +1,13 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { openContext } from "@/bootstrap";
+import { Scheduler } from "@/jobs/scheduler";
 import { loadConfig } from "@/config";
 import type { AppContext } from "@/context";
 import { createLogger } from "@/lib/logger";
 import { writeTx } from "@/storage/db";
 import { createWebhookDispatcher } from "@/webhooks/dispatcher";
+import { WEBHOOK_LOOP } from "@/webhooks/enqueue";
 import { claimDue, finishAttempt, reclaimExpired } from "@/webhooks/outbox-store";
 import { retryPolicy } from "@/webhooks/schedule";
 import { systemLookup } from "@/webhooks/send-target";
@@ -29,7 +31,7 @@ describe("two dispatchers on one data folder", () => {
     // Two connections, as two appliance processes sharing the folder would have.
     const contexts: AppContext[] = [0, 1].map(() => openContext(config, { log: createLogger("silent") }));
     for (const ctx of contexts) cleanups.push(() => ctx.db.close());
-    const [a, b] = contexts as [AppContext, AppContext];
+    const [a] = contexts as [AppContext, AppContext];
     const receiver = await startWebhookReceiver();
     cleanups.push(() => receiver.stop());
     receiver.delayMs = 5;
@@ -42,19 +44,18 @@ describe("two dispatchers on one data folder", () => {
       sent[node]++;
       return fetch(i, init);
     };
-    const options = { retry, lookup: systemLookup, intervalMs: 10, batchSize: 3, leaseMs: 10_000 };
-    const loops = [
-      createWebhookDispatcher(a, { ...options, fetch: counting("a"), owner: "node-a" }),
-      createWebhookDispatcher(b, { ...options, fetch: counting("b"), owner: "node-b" }),
-    ];
-    const signal = new AbortController().signal;
-    await Promise.all(
-      loops.map(async (loop) => {
-        while (await loop.tick(signal)) {}
-        // A round ends when its POSTs are answered; its attempt records commit after it.
-        await loop.settle?.();
-      }),
-    );
+    const options = { retry, lookup: systemLookup, intervalMs: 10, slots: 3, leaseMs: 10_000 };
+    // Each dispatcher runs on a scheduler of its own, as in two processes: an answered POST wakes it to refill.
+    const schedulers = (["a", "b"] as const).map((node, i) => {
+      const scheduler = new Scheduler(createLogger("silent"));
+      const ctx = contexts[i] as AppContext;
+      scheduler.register(createWebhookDispatcher(ctx, { ...options, fetch: counting(node), owner: `node-${node}`, wake: () => scheduler.wake(WEBHOOK_LOOP) }));
+      return scheduler;
+    });
+    for (const scheduler of schedulers) scheduler.start();
+    await receiver.waitUntil(() => outboxStatuses(a, tenant.tenant.id).delivered === 40);
+    // stop() waits for the POSTs in flight and their attempt records.
+    await Promise.all(schedulers.map((scheduler) => scheduler.stop()));
 
     expect(sent.a).toBeGreaterThan(0);
     expect(sent.b).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { issueApiKey } from "@/tenants/keys";
 import { makeTenant } from "../helpers/tenants";
-import { enqueueEvents, outboxStatuses, startWebhookWorld, type WebhookWorld } from "./fixtures";
+import { enqueueEvents, FAST, outboxStatuses, startWebhookWorld, type WebhookWorld } from "./fixtures";
 
 let world: WebhookWorld | undefined;
 afterEach(async () => {
@@ -67,15 +67,64 @@ describe("dead deliveries and redelivery", () => {
     expect(receiver.delivered[1]?.deliveryId).toBe(id);
   });
 
-  test("a delivery still queued cannot be redelivered (409)", async () => {
-    world = await startWebhookWorld({ retryDelaysMs: [60_000], maxAttempts: 5, intervalMs: 25 });
-    const { server, receiver, tenant } = world;
-    await receiver.stop();
+  test("a pending delivery waiting for its retry is made due now: same series, attempt count kept, audited", async () => {
+    // Jitter fixed at half: the retry waits 30 min.
+    world = await startWebhookWorld({ retryDelaysMs: [3_600_000], maxAttempts: 5, intervalMs: 25, random: () => 0.5 });
+    const w = world;
+    const { server, receiver, tenant } = w;
+    receiver.failWith = 500;
     const [id] = enqueueEvents(server.ctx, tenant.tenant.id, 1);
-    world.wake();
-    const response = await call(world, `/v1/webhooks/deliveries/${id}/redeliver`, tenant.apiKey, "POST");
+    w.wake();
+    await receiver.waitUntil(() => outboxStatuses(server.ctx, tenant.tenant.id).pending === 1 && receiver.failed.length === 1);
+    const waiting = await call(w, `/v1/webhooks/deliveries/${id}`, tenant.apiKey);
+    expect(waiting.body).toMatchObject({ status: "pending", series: 1, attemptCount: 1, lastStatusCode: 500 });
+    expect(Date.parse(String(waiting.body.nextAttemptAt))).toBeGreaterThan(Date.now() + 20 * 60_000);
+
+    // The tenant fixed its receiver and asks for the retry now.
+    receiver.failWith = null;
+    const before = Date.now();
+    const redeliver = await call(w, `/v1/webhooks/deliveries/${id}/redeliver`, tenant.apiKey, "POST");
+    expect(redeliver.status).toBe(202);
+    expect(redeliver.body).toMatchObject({ id, status: "pending", series: 1, attemptCount: 1 });
+    expect(Date.parse(String(redeliver.body.nextAttemptAt))).toBeLessThanOrEqual(Date.now());
+    expect(Date.parse(String(redeliver.body.nextAttemptAt))).toBeGreaterThanOrEqual(before - 1_000);
+    await receiver.waitUntil(() => receiver.delivered.length === 1);
+    await Bun.sleep(100);
+    expect(receiver.delivered[0]).toMatchObject({ deliveryId: id, attempt: "2" });
+    expect(receiver.rejected).toEqual([]);
+
+    const after = await call(w, `/v1/webhooks/deliveries/${id}`, tenant.apiKey);
+    expect(after.body).toMatchObject({ status: "delivered", series: 1, attemptCount: 2, lastStatusCode: 204 });
+    expect((after.body.attempts as Json[]).map((a) => [a.series, a.attempt, a.statusCode])).toEqual([
+      [1, 1, 500],
+      [1, 2, 204],
+    ]);
+    const audit = await call(w, "/v1/audit?action=webhook.redeliver", tenant.apiKey);
+    expect(audit.body.total).toBe(1);
+    expect((audit.body.items as Json[])[0]).toMatchObject({
+      action: "webhook.redeliver",
+      targetType: "webhook_delivery",
+      targetId: id,
+      details: { previousStatus: "pending", series: 1, previousNextAttemptAt: waiting.body.nextAttemptAt },
+    });
+  });
+
+  test("a delivery with an attempt in flight cannot be redelivered (409), and nothing is audited", async () => {
+    world = await startWebhookWorld(FAST, 5_000);
+    const w = world;
+    const { server, receiver, tenant } = w;
+    receiver.delayMs = 1_500;
+    const [id] = enqueueEvents(server.ctx, tenant.tenant.id, 1);
+    w.wake();
+    await receiver.waitUntil(() => outboxStatuses(server.ctx, tenant.tenant.id).delivering === 1);
+    const response = await call(w, `/v1/webhooks/deliveries/${id}/redeliver`, tenant.apiKey, "POST");
     expect(response.status).toBe(409);
     expect(response.body.code).toBe("CONFLICT");
+    expect(String(response.body.detail)).toContain("being attempted right now (attempt 1 of series 1)");
+    expect((await call(w, "/v1/audit?action=webhook.redeliver", tenant.apiKey)).body.total).toBe(0);
+    // The attempt in flight goes on and decides the outcome.
+    await receiver.waitUntil(() => outboxStatuses(server.ctx, tenant.tenant.id).delivered === 1);
+    expect(receiver.delivered.map((d) => d.deliveryId)).toEqual([id ?? ""]);
   });
 });
 

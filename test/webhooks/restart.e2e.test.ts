@@ -58,7 +58,10 @@ describe("durability across restarts and crashes", () => {
     const tenant = makeTenant(first.ctx, { webhookUrl: receiver.url });
     receiver.secret = tenant.webhookSigningSecret ?? "";
     const ids = enqueueEvents(first.ctx, tenant.tenant.id, 45);
-    await Bun.sleep(60);
+    // Stop once POSTs are in flight (a fixed sleep raced the dispatcher's first claim on a busy machine).
+    const delivering = () =>
+      first.ctx.db.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_outbox WHERE status = 'delivering'").get()?.n ?? 0;
+    for (let waited = 0; delivering() === 0 && waited < 5_000; waited += 5) await Bun.sleep(5);
     await first.stop();
     const afterFirst = receiver.delivered.length;
 

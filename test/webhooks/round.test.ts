@@ -11,8 +11,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-describe("a dispatcher round", () => {
-  test("resolves and checks each tenant's receiver once per round, not once per delivery", async () => {
+describe("a dispatcher claim", () => {
+  test("resolves and checks each tenant's receiver once per claim, not once per delivery", async () => {
     const ctx = memoryContext();
     cleanups.push(() => ctx.db.close());
     const receiver = await startWebhookReceiver();
@@ -39,7 +39,7 @@ describe("a dispatcher round", () => {
       fetch: toLoopback,
       lookup,
       intervalMs: 10,
-      batchSize: 20,
+      slots: 20,
       leaseMs: 10_000,
     });
     const signal = new AbortController().signal;
@@ -50,7 +50,7 @@ describe("a dispatcher round", () => {
     expect(posted).toEqual(Array(5).fill("hooks.bank.example"));
     expect(resolved).toEqual(["hooks.bank.example"]);
 
-    // The next round resolves again: a DNS change (or a policy refusal) is seen one round later at most.
+    // The next claim resolves again: a DNS change (or a policy refusal) is seen one claim later at most.
     const second = enqueueEvents(ctx, tenant.tenant.id, 3);
     await loop.tick(signal);
     await loop.settle?.();
@@ -59,7 +59,7 @@ describe("a dispatcher round", () => {
     expect(outboxStatuses(ctx, tenant.tenant.id)).toEqual({ delivered: 8 });
   });
 
-  test("a receiver refused at send time fails every delivery of the round with the policy's reason", async () => {
+  test("a receiver refused at send time fails every delivery of the claim with the policy's reason", async () => {
     const ctx = memoryContext();
     cleanups.push(() => ctx.db.close());
     const tenant = makeTenant(ctx, { webhookUrl: "https://hooks.bank.example/aml" });
@@ -78,7 +78,7 @@ describe("a dispatcher round", () => {
       },
       lookup,
       intervalMs: 10,
-      batchSize: 20,
+      slots: 20,
       leaseMs: 10_000,
     });
     enqueueEvents(ctx, tenant.tenant.id, 4);
@@ -106,12 +106,12 @@ describe("a dispatcher round", () => {
       fetch,
       lookup: async () => [{ address: "127.0.0.1" }],
       intervalMs: 10,
-      batchSize: 20,
+      slots: 20,
       leaseMs: 60_000,
     });
     const signal = new AbortController().signal;
 
-    // The attempts table refuses writes (as a full disk would): the round's records fail together.
+    // The attempts table refuses writes (as a full disk would): the claim's records fail together.
     ctx.db.sqlite.run("CREATE TEMP TRIGGER refuse_attempts BEFORE INSERT ON webhook_attempts BEGIN SELECT RAISE(ABORT, 'no room'); END");
     const first = enqueueEvents(ctx, tenant.tenant.id, 3);
     await loop.tick(signal);
@@ -119,7 +119,7 @@ describe("a dispatcher round", () => {
     expect(receiver.delivered.map((d) => d.deliveryId).sort()).toEqual([...first].sort());
     expect(outboxStatuses(ctx, tenant.tenant.id)).toEqual({ delivering: 3 });
 
-    // Writes work again: the next round's records are written (the failed unit did not wedge recording).
+    // Writes work again: the next claim's records are written (the failed unit did not wedge recording).
     ctx.db.sqlite.run("DROP TRIGGER refuse_attempts");
     const second = enqueueEvents(ctx, tenant.tenant.id, 2);
     await loop.tick(signal);

@@ -62,9 +62,9 @@ export function webhookRoutes(deps: HttpDeps, wake: () => void = () => undefined
         tenant: "Screening.Write",
         params: DeliveryParams,
         detail: secured("Screening.Write", {
-          summary: "Queue a delivered or dead delivery again",
+          summary: "Send a delivery again now",
           description:
-            "Starts a new attempt series for the same event: same X-AML-Delivery id and body, a fresh timestamp and signature, the full retry schedule. 202 with the delivery; 409 while it is still pending or being delivered; 404 for another tenant's delivery. Audited as webhook.redeliver.",
+            "A delivered or dead delivery starts a new attempt series for the same event: same X-AML-Delivery id and body, a fresh timestamp and signature, the full retry schedule. A pending delivery (waiting for a retry) becomes due now: its next attempt goes out at once, in the same series, and its attempt count is unchanged. 202 with the delivery in both cases; 409 while an attempt is in flight (status delivering); 404 for another tenant's delivery. Audited as webhook.redeliver.",
           tags: ["Webhooks"],
         }),
       },
