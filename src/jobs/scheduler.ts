@@ -11,9 +11,11 @@ export interface Loop {
   /** Does one round of work; returns true when there may be more, to run again without waiting. */
   tick(signal: AbortSignal): Promise<boolean>;
   /**
-   * Resolves once work that rounds started but did not wait for has finished (the webhook
-   * dispatcher's attempt records, committed after its round ended). stop() waits for it, so nothing
-   * a round did is still uncommitted when the database closes.
+   * Resolves once work that rounds started but did not wait for has finished. For the webhook
+   * dispatcher that is its POSTs still in flight (a round ends once its claim commits, without
+   * waiting for them) and then their attempt records, which commit in the background once the POSTs
+   * have ended (answered or timed out). stop() waits for it, so nothing a round started is still in
+   * flight or uncommitted when the database closes.
    */
   settle?(): Promise<void>;
 }

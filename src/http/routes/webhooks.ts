@@ -1,14 +1,20 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
+import { parseInput } from "@/lib/validate";
 import { getDelivery, listDeliveries } from "@/webhooks/deliveries";
 import { DELIVERY_STATUSES } from "@/webhooks/outbox-rows";
 import { WEBHOOK_EVENTS } from "@/webhooks/payload";
 import { redeliverWebhook } from "@/webhooks/redeliver";
+import { WEBHOOK_DELIVERY_DETAIL_SCHEMA, WEBHOOK_DELIVERY_PAGE_SCHEMA, WEBHOOK_DELIVERY_SCHEMA } from "@/webhooks/response-schemas";
 import type { HttpDeps } from "../deps";
 import { guard, secured } from "../guard";
+import { media } from "../media";
+import { JSON_ONLY } from "../negotiate";
+import { jsonResponse, openApiSchema, problemResponses } from "../openapi";
 import { Paging } from "../paging";
 import { requestState } from "../request-state";
 
+/** The list's filters and paging; any other query parameter is 400, not ignored. */
 const DeliveryQuery = z
   .object({
     status: z.enum(DELIVERY_STATUSES).optional().describe("pending, delivering, delivered or dead"),
@@ -17,12 +23,19 @@ const DeliveryQuery = z
   })
   .strict();
 
-const DeliveryParams = z.object({ id: z.string().min(1).max(100).describe("Delivery id (also sent as X-AML-Delivery)") });
+const DeliveryParams = z.object({ id: z.string().min(1).max(100).describe("Delivery id (also sent as X-AML-Delivery)") }).strict();
+/** Reading one delivery and redelivering take no query parameters: one sent (?take=1, ?foo=1) is 400. */
+const NoQuery = z.object({}).strict();
+/** A redelivery takes no input: no body, `{}` or `null` (null counts as absent). Anything else is refused, not ignored. */
+const RedeliverBody = z.object({}).strict();
+
+const NO_QUERY = "No query parameters (an unknown one is 400).";
 
 /** The tenant's webhook delivery log and manual redelivery. `wake` nudges the dispatcher after a redelivery. */
 export function webhookRoutes(deps: HttpDeps, wake: () => void = () => undefined) {
   return new Elysia()
     .use(guard(deps))
+    .use(media())
     .get(
       "/v1/webhooks/deliveries",
       ({ caller, query }) => {
@@ -31,27 +44,48 @@ export function webhookRoutes(deps: HttpDeps, wake: () => void = () => undefined
       },
       {
         tenant: "Screening.Read",
+        produces: JSON_ONLY,
         query: DeliveryQuery,
-        detail: secured("Screening.Read", {
-          summary: "List the tenant's webhook deliveries, newest first",
-          description:
-            "Each delivery with its status (pending, delivering, delivered, dead), attempts in the current series, last HTTP status and error, next attempt time and delivery time. Filters: status, event. Paged with skip (default 0) and take (default 50, at most 500). Never includes the signing secret.",
-          tags: ["Webhooks"],
-        }),
+        detail: {
+          ...secured("Screening.Read", {
+            summary: "List the tenant's webhook deliveries, newest first",
+            description:
+              "Each delivery with its status (pending, delivering, delivered, dead), attempts in the current series, last HTTP status and error, next attempt time and delivery time. Filters: status, event. Paged with skip (default 0) and take (default 50, at most 500); any other query parameter is 400. Never includes the signing secret. An Accept that allows no JSON type is 406 before anything is read.",
+            tags: ["Webhooks"],
+          }),
+          responses: {
+            200: jsonResponse("One page of deliveries", WEBHOOK_DELIVERY_PAGE_SCHEMA),
+            ...problemResponses([400, 401, 403, 406], {
+              400: "An unknown status or event, skip or take out of range (each named in errors[]), or an unknown query parameter.",
+            }),
+          },
+        },
       },
     )
     .get("/v1/webhooks/deliveries/:id", ({ caller, params }) => getDelivery(deps.db, caller.tenantId, params.id), {
       tenant: "Screening.Read",
+      produces: JSON_ONLY,
       params: DeliveryParams,
-      detail: secured("Screening.Read", {
-        summary: "Read one webhook delivery with its signed payload and every attempt",
-        description: "404 when the delivery does not exist or belongs to another tenant.",
-        tags: ["Webhooks"],
-      }),
+      query: NoQuery,
+      detail: {
+        ...secured("Screening.Read", {
+          summary: "Read one webhook delivery with its signed payload and every attempt",
+          description: `404 when the delivery does not exist or belongs to another tenant. ${NO_QUERY}`,
+          tags: ["Webhooks"],
+        }),
+        responses: {
+          200: jsonResponse("The delivery with its payload and attempts", WEBHOOK_DELIVERY_DETAIL_SCHEMA),
+          ...problemResponses([400, 401, 403, 404, 406], {
+            400: "An unknown query parameter (the route takes none).",
+            404: "No such delivery, or another tenant's.",
+          }),
+        },
+      },
     })
     .post(
       "/v1/webhooks/deliveries/:id/redeliver",
-      ({ caller, params, request, set }) => {
+      ({ caller, params, body, request, set }) => {
+        if (body !== undefined && body !== null) parseInput(RedeliverBody, body, "Redeliver request");
         const meta = { actor: caller.actor, correlationId: requestState(request).correlationId };
         const delivery = redeliverWebhook(deps, { tenantId: caller.tenantId, id: params.id }, meta);
         wake();
@@ -60,13 +94,29 @@ export function webhookRoutes(deps: HttpDeps, wake: () => void = () => undefined
       },
       {
         tenant: "Screening.Write",
+        produces: JSON_ONLY,
+        jsonBody: "optional",
         params: DeliveryParams,
-        detail: secured("Screening.Write", {
-          summary: "Send a delivery again now",
-          description:
-            "A delivered or dead delivery starts a new attempt series for the same event: same X-AML-Delivery id and body, a fresh timestamp and signature, the full retry schedule. A pending delivery (waiting for a retry) becomes due now: its next attempt goes out at once, in the same series, and its attempt count is unchanged. 202 with the delivery in both cases; 409 while an attempt is in flight (status delivering); 404 for another tenant's delivery. Audited as webhook.redeliver.",
-          tags: ["Webhooks"],
-        }),
+        query: NoQuery,
+        detail: {
+          ...secured("Screening.Write", {
+            summary: "Send a delivery again now",
+            description: `A delivered or dead delivery starts a new attempt series for the same event: same X-AML-Delivery id and body, a fresh timestamp and signature, the full retry schedule. A pending delivery (waiting for a retry) becomes due now: its next attempt goes out at once, in the same series, and its attempt count is unchanged. 202 with the delivery in both cases; 409 while an attempt is in flight (status delivering); 404 for another tenant's delivery. Audited as webhook.redeliver. Takes no input: send no body (or \`{}\`, or \`null\`); anything else is 400. A 406 (Accept allows no JSON type) or 415 (a Content-Type other than application/json or application/*+json with a body) is answered before anything changes: the delivery stays as it was and nothing is audited. ${NO_QUERY}`,
+            tags: ["Webhooks"],
+          }),
+          requestBody: {
+            required: false,
+            content: { "application/json": { schema: openApiSchema(RedeliverBody.nullable().describe("No body, {} or null"), "input") } },
+          },
+          responses: {
+            202: jsonResponse("The delivery, pending: a new series, or the same one due now", WEBHOOK_DELIVERY_SCHEMA),
+            ...problemResponses([400, 401, 403, 404, 406, 409, 413, 415], {
+              400: "A body other than {} or null (each field named in errors[]), malformed JSON or an unknown query parameter.",
+              404: "No such delivery, or another tenant's.",
+              409: "An attempt is in flight (status delivering); its outcome decides what happens next.",
+            }),
+          },
+        },
       },
     );
 }

@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { schemaComponent } from "@/http/openapi";
+import { PEP_TIERS, type PepTier, SOURCE_LISTS } from "@/watchlists/entity";
+import { DELIVERY_STATUSES } from "./outbox-rows";
+import { WEBHOOK_EVENTS } from "./payload";
+
+/**
+ * Response shapes of the delivery-log routes, for the OpenAPI description only: responses are not
+ * validated at run time (test/webhooks/deliveries-media.test.ts checks real answers against them).
+ */
+
+const correlationId = z.string().describe("This request's correlation id (as on every JSON object body)");
+const at = (what: string) => z.string().describe(`${what} (ISO 8601, UTC)`);
+const atOrNull = (what: string) => z.string().nullable().describe(`${what} (ISO 8601, UTC)`);
+
+export const WebhookDeliveryResponse = z
+  .object({
+    id: z.uuid().describe("The delivery id, sent as X-AML-Delivery on every attempt and on a redelivery"),
+    event: z.enum(WEBHOOK_EVENTS),
+    screeningId: z.uuid(),
+    status: z.enum(DELIVERY_STATUSES).describe("pending (queued or waiting for a retry), delivering (an attempt in flight), delivered or dead"),
+    attemptCount: z.number().int().min(0).describe("Attempts made in the current series (a redelivery of a delivered or dead delivery starts a new series at 0)"),
+    series: z.number().int().min(1).describe("1 for the original series, plus one per redelivery of a delivered or dead delivery"),
+    lastStatusCode: z.number().int().nullable().describe("The receiver's HTTP status on the last attempt; null when it gave none"),
+    lastError: z.string().nullable().describe("Why the last attempt failed; null after a success or before any attempt"),
+    nextAttemptAt: atOrNull("When the next attempt is due; null unless pending"),
+    createdAt: at("When the event was queued"),
+    deliveredAt: atOrNull("When a 2xx was received; null otherwise"),
+    deadAt: atOrNull("When the last allowed attempt failed; null otherwise"),
+  })
+  .describe("A webhook delivery: its state and last outcome. Never the signing secret.");
+
+const PayloadResponse = z
+  .object({
+    event: z.enum(WEBHOOK_EVENTS),
+    screeningId: z.uuid(),
+    userReference: z.string().nullable(),
+    isMatch: z.boolean(),
+    score: z.number(),
+    decision: z.string(),
+    riskScore: z.number().int(),
+    riskBand: z.string(),
+    createdAt: z.string(),
+    classification: z.enum(["sanctions", "pep", "adverse_media"]).nullable(),
+    pepTiers: z.array(z.enum(PEP_TIERS as readonly PepTier[] as [PepTier, ...PepTier[]])),
+    sourceLists: z.array(z.enum(SOURCE_LISTS)),
+    matchCount: z.number().int(),
+    adverseMediaStatus: z.enum(["Skipped", "Ok", "Stale", "Unavailable"]),
+    correlationId: z.string().nullable().describe("The originating request's correlation id; null when no request started it"),
+  })
+  .describe("The signed body, parsed (docs/webhooks.md, Payload)");
+
+export const WebhookAttemptResponse = z.object({
+  series: z.number().int().min(1),
+  attempt: z.number().int().min(1).describe("Position in its series, from 1"),
+  startedAt: at("When the attempt started"),
+  durationMs: z.number().min(0),
+  statusCode: z.number().int().nullable().describe("The receiver's HTTP status; null when it gave none (timeout, connection error, refused URL, an attempt cut short by a stop or crash)"),
+  error: z.string().nullable(),
+  url: z.string().nullable().describe("The URL posted to, without its query string; null when none was prepared (no URL or secret, a refused URL) and for an attempt cut short by a stop or crash"),
+});
+
+export const WebhookDeliveryDetailResponse = WebhookDeliveryResponse.extend({
+  payload: PayloadResponse,
+  attempts: z.array(WebhookAttemptResponse).describe("Every attempt of every series, oldest first"),
+  correlationId,
+}).describe("A webhook delivery with its signed payload and every attempt.");
+
+export const WebhookDeliveryPageResponse = z
+  .object({
+    items: z.array(WebhookDeliveryResponse),
+    total: z.number().int().min(0).describe("Deliveries matching the filters"),
+    skip: z.number().int().min(0),
+    take: z.number().int().min(1),
+    correlationId,
+  })
+  .describe("One page of the tenant's webhook deliveries, newest first.");
+
+export const WEBHOOK_DELIVERY_SCHEMA = schemaComponent("WebhookDelivery", WebhookDeliveryResponse.extend({ correlationId }));
+export const WEBHOOK_DELIVERY_DETAIL_SCHEMA = schemaComponent("WebhookDeliveryDetail", WebhookDeliveryDetailResponse);
+export const WEBHOOK_DELIVERY_PAGE_SCHEMA = schemaComponent("WebhookDeliveryPage", WebhookDeliveryPageResponse);
