@@ -6,7 +6,7 @@ import { writeTx } from "@/storage/db";
 import { groupCommit } from "@/storage/group-commit";
 import { WEBHOOK_LOOP } from "./enqueue";
 import type { AttemptRecord, ClaimedRow } from "./outbox-rows";
-import { type AttemptResult, type ClaimRoom, claimDue, finishAttempt, reclaimExpired } from "./outbox-store";
+import { type AttemptResult, type ClaimRoom, claimDueFairly, finishAttempt, reclaimExpired } from "./outbox-store";
 import type { RetryPolicy } from "./schedule";
 import { type FetchFn, type PreparedReceiver, prepareReceiver, type Receiver, sendDelivery } from "./send";
 import type { LookupFn } from "./send-target";
@@ -56,7 +56,8 @@ const SLOW_RECEIVER_MS = 1_000;
 /**
  * A claim reads every due row of the tenants out of room to pass over them (claimDue): 12 ms for a dead
  * receiver's backlog of 100,000 rows. After a claim that took SLOW_CLAIM_MS or more, the next one
- * waits CLAIM_SPACING times as long, so such claims use at most a tenth of the thread instead of all
+ * waits CLAIM_SPACING times as long (at most the poll interval; a wait for the write lock does not
+ * count), so such claims use at most a tenth of the thread instead of all
  * of it. An ordinary claim (0.1-0.5 ms) is not spaced: a backlog drains at the speed of the receiver.
  */
 const SLOW_CLAIM_MS = 1;
@@ -304,20 +305,23 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
         // A full pool claims nothing: the first POST answered wakes the loop (release).
         if (signal.aborted || free <= 0) return false;
         const now = ctx.clock.now();
-        const t0 = performance.now();
-        const room = roomFor(t0);
+        const room = roomFor(performance.now());
         // The claim commits at once: its rows must be 'delivering' under this lease before any POST
         // goes out. Wakes that arrive meanwhile make one more round (Scheduler.wake).
         const claimed = writeTx(
           ctx.db,
           () => {
+            // Timed inside the transaction: a wait for the write lock (another process writing) is not
+            // the claim's own cost and must not space the next claims out.
+            const t0 = performance.now();
             const reclaimed = reclaimExpired(ctx.db, now, options.retry);
             if (reclaimed > 0) ctx.log.warn({ reclaimed }, "reclaimed webhook deliveries whose lease expired");
-            return claimDue(ctx.db, { owner, now, leaseMs: options.leaseMs, limit: free, room });
+            const rows = claimDueFairly(ctx.db, { owner, now, leaseMs: options.leaseMs, limit: free, room });
+            lastClaimMs = Math.min(performance.now() - t0, options.intervalMs / CLAIM_SPACING);
+            return rows;
           },
           { recordsOnly: true },
         );
-        lastClaimMs = performance.now() - t0;
         const receivers = receiversOf(claimed);
         for (const row of claimed) void deliver(row, receivers.get(row.tenant_id)!);
         // A tenant that got all its room may have rows left behind; one that got less had none left.

@@ -31,7 +31,7 @@ export interface ClaimRoom {
  * for the usual few dozen due rows, 1 ms for 10,000, 12 ms for 100,000 (the dispatcher spaces its
  * claims by their cost). An index on (tenant_id, next_attempt_at) would make it a seek per tenant. A
  * tenant that runs out of room within the window of `limit` rows leaves the rest of its rows there,
- * and rows further on are not seen by this claim; the next one, with that tenant out of room, finds them.
+ * and rows further on are not seen by this statement: claimDueFairly claims again past them.
  */
 export function claimDue(db: Db, args: { owner: string; now: Date; leaseMs: number; limit: number; room?: ClaimRoom }): ClaimedRow[] {
   requireTx(db);
@@ -51,6 +51,32 @@ export function claimDue(db: Db, args: { owner: string; now: Date; leaseMs: numb
         RETURNING id, tenant_id, event, payload, series, attempts`,
     )
     .all(args.owner, leaseExpiresAt, now, args.limit, JSON.stringify(Object.fromEntries(room.of)), room.other);
+}
+
+/**
+ * claimDue until the slots are filled or no tenant ran out of room: a tenant with a backlog fills the
+ * window of one statement with rows it has no room for, and the rows of other tenants behind them
+ * would wait until that whole backlog had drained (a retry coming due has no wake of its own). Each
+ * further statement excludes the tenants that used up their room, so it reaches those rows. At most
+ * one further statement per tenant that ran out, and none in the usual case (nobody ran out).
+ */
+export function claimDueFairly(db: Db, args: { owner: string; now: Date; leaseMs: number; limit: number; room: ClaimRoom }): ClaimedRow[] {
+  const room = new Map(args.room.of);
+  const claimed: ClaimedRow[] = [];
+  for (;;) {
+    const rows = claimDue(db, { ...args, limit: args.limit - claimed.length, room: { of: room, other: args.room.other } });
+    claimed.push(...rows);
+    if (rows.length === 0 || claimed.length >= args.limit) return claimed;
+    const got = new Map<string, number>();
+    for (const row of rows) got.set(row.tenant_id, (got.get(row.tenant_id) ?? 0) + 1);
+    let ranOut = false;
+    for (const [tenant, count] of got) {
+      const left = (room.get(tenant) ?? args.room.other) - count;
+      room.set(tenant, left);
+      if (left <= 0) ranOut = true;
+    }
+    if (!ranOut) return claimed;
+  }
 }
 
 /**
