@@ -1,3 +1,4 @@
+import type { SourceList } from "../watchlists/entity";
 import type { RiskProfileOptions, RiskProfileOverrides, SpecOptionName } from "./options";
 import { type ResolvedOptions, resolveOptions } from "./options-resolve";
 
@@ -66,14 +67,23 @@ const RULES: Record<Exclude<SpecOptionName, "coveragePreset">, Rule> = {
 
 /**
  * The overrides that would loosen the profile and that it does not allow to; empty when the request
- * may run. Pure: the caller turns issues into a 400.
+ * may run. `enabledLists`: the lists the tenant may screen at all. Pure: the caller turns issues into
+ * a 400.
  */
-export function looseningIssues(profile: RiskProfileOptions, overrides: RiskProfileOverrides): LooseningIssue[] {
+export function looseningIssues(
+  profile: RiskProfileOptions,
+  overrides: RiskProfileOverrides,
+  enabledLists?: ReadonlySet<SourceList>,
+): LooseningIssue[] {
   const set = (name: SpecOptionName) => overrides[name] !== null && overrides[name] !== undefined;
   if (!(Object.keys(RULES) as SpecOptionName[]).some(set) && !set("coveragePreset")) return [];
   const allowed = new Set<string>(profile.looseningAllowed);
-  const base = resolveOptions(profile, {});
-  const requested = resolveOptions(profile, overrides);
+  // Judged on what the tenant can screen: a list it is not enabled for is dropped from both sides,
+  // so selecting exactly its enabled lists is not "dropping" the others.
+  const clip = (options: ResolvedOptions): ResolvedOptions =>
+    enabledLists === undefined ? options : { ...options, lists: options.lists.filter((list) => enabledLists.has(list)) };
+  const base = clip(resolveOptions(profile, {}));
+  const requested = clip(resolveOptions(profile, overrides));
   const issues: LooseningIssue[] = [];
   for (const [name, rule] of Object.entries(RULES) as [keyof typeof RULES, Rule][]) {
     // lists and adverseMedia can also be changed through the preset; blame the field the request set.

@@ -42,7 +42,8 @@ const resolved = new Map<string, ResolvedOptions>();
 
 function resolve(profileJson: string | null, enabledJson: string, overrides: RiskProfileOverrides): ResolvedOptions {
   const profile = profileOptionsFromText(profileJson);
-  const loosening = looseningIssues(profile, overrides);
+  const enabled = new Set((JSON.parse(enabledJson) as string[]).filter(isSourceList));
+  const loosening = looseningIssues(profile, overrides, enabled);
   if (loosening.length > 0) {
     throw new ServiceError(
       "VALIDATION_FAILED",
@@ -51,7 +52,6 @@ function resolve(profileJson: string | null, enabledJson: string, overrides: Ris
     );
   }
   const merged = resolveOptions(profile, overrides);
-  const enabled = new Set((JSON.parse(enabledJson) as string[]).filter(isSourceList));
   const lists = merged.lists.filter((list) => enabled.has(list));
   if (lists.length === 0) {
     throw new ServiceError(

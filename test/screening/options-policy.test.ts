@@ -102,6 +102,18 @@ describe("the rules", () => {
     expect(fields(overrides as Parameters<typeof looseningIssues>[1])).toEqual([...expected]);
   });
 
+  test("lists are judged on what the tenant is enabled for: selecting exactly its lists drops nothing", () => {
+    const defaults = RiskProfileOptions.parse({});
+    const enabled = new Set(["OFAC", "UN"] as const);
+    const fieldsFor = (overrides: Parameters<typeof looseningIssues>[1]) => looseningIssues(defaults, overrides, enabled).map((i) => i.field);
+    expect(fieldsFor({ lists: ["OFAC", "UN"] })).toEqual([]);
+    expect(fieldsFor({ coveragePreset: "sanctions" })).toEqual([]);
+    expect(fieldsFor({ lists: ["OFAC"] })).toEqual(["options.lists"]);
+    expect(looseningIssues(defaults, { lists: ["OFAC"] }, enabled)[0]?.message).toContain("UN");
+    // Without the tenant's lists the same request drops EU, UK and WIKIDATA.
+    expect(looseningIssues(defaults, { lists: ["OFAC", "UN"] }).map((i) => i.field)).toEqual(["options.lists"]);
+  });
+
   test("a profile with adverse media or monitoring on refuses turning them off", () => {
     const strict = RiskProfileOptions.parse({ adverseMedia: true, monitor: true });
     expect(looseningIssues(strict, { adverseMedia: false, monitor: false }).map((i) => i.field)).toEqual(["options.adverseMedia", "options.monitor"]);
