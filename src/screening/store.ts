@@ -3,6 +3,7 @@ import type { ResolvedOptions } from "@/matching/options-resolve";
 import type { Match } from "@/matching/types";
 import type { Db } from "@/storage/db";
 import type { ScreeningSubject } from "./subject";
+import { publishedAtUtc } from "@/watchlists/published-at";
 import { notLoadedLists } from "./list-versions";
 import type { ScreeningListVersions, ScreeningRecord } from "./types";
 
@@ -33,7 +34,10 @@ interface ScreeningRow {
 
 function toRecord(row: ScreeningRow): ScreeningRecord {
   const options = JSON.parse(row.options) as ResolvedOptions;
-  const sources = JSON.parse(row.list_versions) as ScreeningListVersions["sources"];
+  // Records stored before listVersions named only the selected lists, in one date form, read as new ones do.
+  const sources = (JSON.parse(row.list_versions) as ScreeningListVersions["sources"])
+    .filter((s) => options.lists.includes(s.source))
+    .map((s) => ({ ...s, publishedAt: publishedAtUtc(s.publishedAt) }));
   return {
     id: row.id,
     createdAt: row.created_at,

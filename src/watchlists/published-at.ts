@@ -8,8 +8,16 @@
 export function publishedAtUtc(raw: string | null): string | null {
   if (raw === null) return null;
   const text = raw.trim();
-  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(text);
-  const noOffset = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text);
-  const time = Date.parse(dateOnly ? `${text}T00:00:00Z` : noOffset ? `${text}Z` : text);
+  // Only ISO 8601 forms are read: Date.parse would read anything else ("01/02/2025", a space
+  // instead of the T) in the server's own time zone, and the date would depend on where it runs.
+  let iso: string | null = null;
+  if (DATE_ONLY.test(text)) iso = `${text}T00:00:00Z`;
+  else if (NO_OFFSET.test(text)) iso = `${text}Z`;
+  else if (WITH_OFFSET.test(text)) iso = text;
+  const time = iso === null ? Number.NaN : Date.parse(iso);
   return Number.isNaN(time) ? raw : new Date(time).toISOString();
 }
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const NO_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
