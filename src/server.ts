@@ -14,6 +14,7 @@ import { Scheduler } from "@/jobs/scheduler";
 import { createLogger, type Logger } from "@/lib/logger";
 import { startCheckpointer } from "@/storage/checkpointer";
 import { migrate } from "@/storage/migrate";
+import type { LookupFn } from "@/webhooks/send-target";
 
 export interface RunningServer {
   url: string;
@@ -29,6 +30,8 @@ export interface ServerOptions {
   bearer?: BearerVerifier | null;
   /** Capabilities added by later modules: their readiness checks, routes and background loops. */
   extensions?: ReadonlyArray<ServerExtension>;
+  /** How the admin routes resolve a webhook receiver's host name; the system resolver by default (HttpDeps.receiverLookup). */
+  receiverLookup?: LookupFn;
 }
 
 export interface ServerExtension {
@@ -58,6 +61,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       ],
     },
     extraRoutes: extensions.flatMap((e) => (e.routes ? [e.routes] : [])),
+    ...(options.receiverLookup ? { receiverLookup: options.receiverLookup } : {}),
   };
   const app = createApp(deps);
   const scheduler = new Scheduler(log);

@@ -2,6 +2,7 @@ import { type AnyElysia, Elysia } from "elysia";
 import { type FieldIssue, ServiceError } from "@/errors";
 import { zodIssues } from "@/lib/validate";
 import { bodyLimitKey, declaredBodyLimits } from "./body-limits";
+import { authenticate } from "./authenticate";
 import { apiDocs } from "./docs";
 import type { HttpDeps } from "./deps";
 import { isJsonMediaType } from "./media";
@@ -30,7 +31,8 @@ export function createApp(deps: HttpDeps) {
   const jsonLimit = deps.config.maxJsonBodyBytes;
   /**
    * The byte limit of a non-multipart body: maxJsonBodyBytes, or more on a route that declares more
-   * (bulk). Looked up only for a body over maxJsonBodyBytes or without a Content-Length.
+   * (bulk; only a guarded route may, see body-limits.ts). Looked up only for a body over
+   * maxJsonBodyBytes or without a Content-Length.
    */
   const bodyLimitFor = (request: Request): number => {
     bodyLimits ??= declaredBodyLimits(app);
@@ -45,10 +47,19 @@ export function createApp(deps: HttpDeps) {
     .onParse(async ({ request, contentType }) => {
       if (contentType.startsWith("multipart/form-data")) return;
       const declared = declaredLength(request);
-      const limit = (declared !== null && declared <= jsonLimit) || !request.body ? jsonLimit : bodyLimitFor(request);
+      let limit = jsonLimit;
+      // Elysia parses before the guard's transform authenticates. Anyone may make the server read up
+      // to maxJsonBodyBytes; a route that takes more (bulk) reads more only for an authenticated
+      // caller. So a body that may be larger (declared larger, or chunked) is authenticated first, on
+      // such a route: 401 before a byte of it is read, and the guard reuses the principal. A body
+      // declared within maxJsonBodyBytes takes none of this.
+      if ((declared === null || declared > jsonLimit) && request.body) {
+        limit = bodyLimitFor(request);
+        if (limit > jsonLimit) await authenticateBeforeBody(deps, request);
+      }
       const text = await readLimited(request, limit, declared);
-      // Any other body (text, CSV, unknown) is read under the same limit, so a chunked upload cannot
-      // make the server buffer more than that before authentication. JSON routes refuse it with 415.
+      // Any other body (text, CSV, unknown) is read under the same limit and the same rule, so no body
+      // an unauthenticated client sends is buffered past maxJsonBodyBytes. JSON routes refuse it with 415.
       if (!isJsonMediaType(contentType)) return text;
       if (text.trim() === "") return undefined;
       try {
@@ -127,6 +138,15 @@ function enforceBodyLimit(request: Request, deps: HttpDeps, bodyLimitFor: (reque
   if (length > limit) {
     throw new ServiceError("PAYLOAD_TOO_LARGE", `The request body is ${length} bytes; the limit for this route and content type is ${limit} bytes.`);
   }
+}
+
+/**
+ * Authenticates the caller before a body over maxJsonBodyBytes is read (the guard would only do so
+ * after parsing), and keeps the principal for the guard. Throws the guard's 401 when that fails.
+ */
+async function authenticateBeforeBody(deps: HttpDeps, request: Request): Promise<void> {
+  const state = requestState(request);
+  state.principal ??= await authenticate(deps, request);
 }
 
 /** Reads a body up to `limit` bytes; a chunked body without Content-Length is cut off at the limit too. */

@@ -12,14 +12,17 @@ import { requestState } from "./request-state";
  */
 export function guard(deps: HttpDeps) {
   // Authentication runs in `transform`, before query/body validation, so an unauthenticated caller
-  // gets 401 rather than a 400 that would describe the route's schema.
+  // gets 401 rather than a 400 that would describe the route's schema. For a body over
+  // maxJsonBodyBytes it already ran, before the body was read (app.ts onParse): the principal it found
+  // is taken from the request state rather than authenticated twice.
   const callers = new WeakMap<Request, TenantCaller>();
   const admins = new WeakMap<Request, Principal>();
   return new Elysia().macro({
     tenant: (policy: Policy) => ({
       async transform({ request }) {
-        const caller = authorizeTenant(deps.db, await authenticate(deps, request), policy);
-        requestState(request).tenantId = caller.tenantId;
+        const state = requestState(request);
+        const caller = authorizeTenant(deps.db, state.principal ?? (await authenticate(deps, request)), policy);
+        state.tenantId = caller.tenantId;
         callers.set(request, caller);
       },
       resolve({ request }): { caller: TenantCaller } {
@@ -30,7 +33,7 @@ export function guard(deps: HttpDeps) {
     }),
     admin: (_enabled: true) => ({
       async transform({ request }) {
-        admins.set(request, authorizeAdmin(await authenticate(deps, request)));
+        admins.set(request, authorizeAdmin(requestState(request).principal ?? (await authenticate(deps, request))));
       },
       resolve({ request }): { admin: Principal } {
         const admin = admins.get(request);

@@ -1,3 +1,5 @@
+import type { Principal } from "@/auth/principal";
+
 /**
  * Per-request facts set in onRequest, before Elysia parses anything, so they exist on every path:
  * success, validation failure, unknown route, thrown error.
@@ -6,6 +8,11 @@ export interface RequestState {
   correlationId: string;
   startedAt: number;
   tenantId?: string;
+  /**
+   * The caller, when it was authenticated before the body was read: a body over maxJsonBodyBytes
+   * (app.ts onParse). The guard uses it instead of authenticating again.
+   */
+  principal?: Principal;
   /** Set when an error produced the response, for the access log. */
   status?: number;
 }

@@ -74,7 +74,8 @@ function refuseIdempotencyKey(request: Request): void {
 
 const IDEMPOTENCY =
   "Idempotency-Key header (optional, 1–255 printable ASCII characters, kept 24 h by default): the same key with the same body returns the original screening with `Idempotent-Replayed: true`, uncharged and without a new webhook; the same key with a different body is 422 IDEMPOTENCY_KEY_REUSED.";
-const QUOTA = "429 with used and limit when the monthly quota is reached (reads and /v1/usage keep working).";
+const QUOTA =
+  "429 QUOTA_EXCEEDED when the tenant's monthly quota is used up, with used, limit, remaining and period, and (unless the quota is 0) Retry-After: the seconds until the counter resets at the start of the next UTC month. Reads and /v1/usage keep working.";
 const MEDIA =
   "A 406 (Accept allows no JSON type) or 415 (a Content-Type other than application/json or application/*+json) is answered before anything is screened, stored or charged.";
 
@@ -157,7 +158,7 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
         detail: {
           ...secured("Screening.Write", {
             summary: "Screen up to 1,000 subjects synchronously",
-            description: `Body: a JSON array of 1–1,000 Subjects (no per-row options: every row uses the tenant's risk profile), at most ${bulkLimit} bytes (64 MiB: room for 1,000 rows at every field's cap, however escaped; 413 above it). 400 when the body is not such an array — nothing is screened or charged. 429 when the number of valid rows does not fit in the remaining quota — nothing is screened. Otherwise 200: rows are isolated, an invalid row gets an error entry {code, detail, errors[]} and the others are screened; each screened row is charged 1 and raises one screening.completed. A 200 does not mean every row succeeded: read summary.failed. An Idempotency-Key header is refused with 400 (a repeated bulk screens and charges again). Response type: format=csv or format=json wins; otherwise Accept, ranked by q-value, chooses between JSON (application/json, text/json, text/plain) and text/csv, JSON unless text/csv is preferred. The CSV is formula-safe, includes fullName and carries X-Bulk-Total/-Screened/-Failed headers. ${MEDIA}`,
+            description: `Body: a JSON array of 1–1,000 Subjects (no per-row options: every row uses the tenant's risk profile), at most ${bulkLimit} bytes (64 MiB: room for 1,000 rows at every field's cap, however escaped; 413 above it). A body that may be over maxJsonBodyBytes (declared so, or chunked) is read only once the credential is verified: without a valid one, 401 before any of it is read. 400 when the body is not such an array — nothing is screened or charged. 429 when the number of valid rows does not fit in the remaining quota — nothing is screened; its detail says the request does not fit and what it needs, and Retry-After (seconds until the monthly reset) is sent when the same request would fit then, not when it needs more than the whole limit. Otherwise 200: rows are isolated, an invalid row gets an error entry {code, detail, errors[]} and the others are screened; each screened row is charged 1 and raises one screening.completed. A 200 does not mean every row succeeded: read summary.failed. An Idempotency-Key header is refused with 400 (a repeated bulk screens and charges again). Response type: format=csv or format=json wins; otherwise Accept, ranked by q-value, chooses between JSON (application/json, text/json, text/plain) and text/csv, JSON unless text/csv is preferred. The CSV is formula-safe, includes fullName and carries X-Bulk-Total/-Screened/-Failed headers. ${MEDIA}`,
             tags: ["Screening"],
           }),
           [MAX_BODY_BYTES]: bulkLimit,
@@ -174,7 +175,8 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
             ...problemResponses([400, 401, 403, 406, 413, 415, 429, 503], {
               400: "The body is not a JSON array of 1–1,000 rows (empty, malformed or over the row cap), an unknown query parameter or an Idempotency-Key header: nothing is screened or charged.",
               413: `The body is over ${bulkLimit} bytes.`,
-              429: "The valid rows do not fit in the remaining monthly quota: nothing is screened.",
+              401: "The credential is missing, malformed, unknown, expired or revoked. A body that may be over maxJsonBodyBytes is not read before it is verified.",
+              429: "The valid rows do not fit in the remaining monthly quota: nothing is screened. Retry-After only when the same request fits after the monthly reset (not when it needs more than the whole limit).",
               503: SCREEN_PROBLEMS[503],
             }),
           },
@@ -222,7 +224,7 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
         detail: {
           ...secured("Screening.Write", {
             summary: "Re-screen an earlier screening",
-            description: `Screens the same subject with the ORIGINAL resolved options against the lists serving now. Returns a new screening (rescreenOf = the original, origin rescreen); the original is never changed. Charged as one screen and raises screening.completed. Takes no input: send no body (or \`{}\`, or \`null\`); any field, such as options, is 400 rather than ignored. ${IDEMPOTENCY} ${QUOTA} 404 for another tenant's or an unknown screening. ${MEDIA}`,
+            description: `Screens the same subject with the ORIGINAL resolved options against the lists serving now. Returns a new screening (rescreenOf = the original, origin rescreen); the original is never changed. Charged as one screen and raises screening.completed. Takes no input: send no body (or \`{}\`, or \`null\`); any field, such as options, is 400 rather than ignored. ${IDEMPOTENCY} ${QUOTA} 404 for another tenant's or an unknown screening. 409 CONFLICT when the stored subject has a name with no letter or digit to match (only a screening stored before names were checked can): nothing is screened or charged; screen a corrected subject with check instead. ${MEDIA}`,
             tags: ["Screening"],
           }),
           parameters: [PARAMETERS.idempotencyKey],
@@ -232,8 +234,9 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
           },
           responses: {
             200: jsonResponse("The new screening; for a replayed Idempotency-Key, the original re-screen", SCREENING_SCHEMA, SCREEN_HEADERS),
-            ...problemResponses([400, 401, 403, 404, 406, 413, 415, 422, 429, 503], {
+            ...problemResponses([400, 401, 403, 404, 406, 409, 413, 415, 422, 429, 503], {
               400: "A body other than {} (each field named in errors[]), malformed JSON, an unknown query parameter or a malformed Idempotency-Key.",
+              409: "CONFLICT: the stored subject has a name (full name or alias) with no letter or digit to match; only a screening stored before names were checked can. Nothing is screened or charged: screen a corrected subject with POST /v1/screenings/check.",
               503: SCREEN_PROBLEMS[503],
             }),
           },

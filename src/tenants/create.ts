@@ -7,7 +7,7 @@ import { parseInput } from "@/lib/validate";
 import { writeTx } from "@/storage/db";
 import { tenants } from "@/storage/schema";
 import type { LookupFn } from "@/webhooks/send-target";
-import { checkWebhookUrl } from "@/webhooks/url-policy";
+import { checkWebhookUrl, recordableUrl } from "@/webhooks/url-policy";
 import { insertApiKey } from "./keys";
 import { findTenantRow, toTenant } from "./internal";
 import { CreateTenantInput, type Tenant } from "./schemas";
@@ -81,7 +81,8 @@ export function createTenant(ctx: AppContext, rawInput: unknown, meta: CallMeta)
       targetId: id,
       at: now,
       meta,
-      details: { tenant, webhookSigningSecretIssued: secret !== null },
+      // The tenant as onboarded, its webhook URL without a query string (which may carry a token; recordableUrl).
+      details: { tenant: { ...tenant, webhookUrl: recordableUrl(tenant.webhookUrl) }, webhookSigningSecretIssued: secret !== null },
     });
     const key = insertApiKey(ctx, { tenantId: id, role: "compliance_analyst", label: "initial", at: now, meta });
     return { tenant, apiKey: key.plaintext, apiKeyId: key.id, webhookSigningSecret: secret };

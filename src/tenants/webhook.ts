@@ -7,7 +7,7 @@ import { parseInput } from "@/lib/validate";
 import { writeTx } from "@/storage/db";
 import { tenants } from "@/storage/schema";
 import { checkSendTarget, type LookupFn, systemLookup } from "@/webhooks/send-target";
-import { checkWebhookUrl, type UrlCheck } from "@/webhooks/url-policy";
+import { checkWebhookUrl, recordableUrl, type UrlCheck } from "@/webhooks/url-policy";
 import { getTenantRow, toTenant } from "./internal";
 import { SetWebhookInput, type Tenant } from "./schemas";
 
@@ -29,9 +29,10 @@ export function webhookUrlRefused(what: string, reason: string): ServiceError {
  * private literals), then, for a host name, the dispatcher's own send-time check on the resolved
  * addresses (checkSendTarget). A name that resolves to a private address that is not allow-listed
  * is refused now rather than on every delivery. A name that does not resolve from here (not yet in
- * DNS, or no DNS on the appliance) is accepted: the dispatcher resolves it again before each round.
- * Waits at most webhooks.timeoutMs for DNS. `config` is the calling process's: the CLI judges with
- * its own --config and AML_* environment (appliance/OPERATIONS.md).
+ * DNS, or no DNS on the appliance) is accepted: the dispatcher resolves it again whenever it claims
+ * the tenant's due deliveries into its slots, before it sends them. Waits at most
+ * webhooks.timeoutMs for DNS. `config` is the calling process's: the CLI judges with its own
+ * --config and AML_* environment (appliance/OPERATIONS.md).
  */
 export async function checkReceiverUrl(ctx: Pick<AppContext, "config">, url: string, lookup: LookupFn = systemLookup): Promise<UrlCheck> {
   const policy = { allowPrivate: ctx.config.webhooks.allowPrivateNetworks };
@@ -62,8 +63,9 @@ export async function assertReceiverUrl(ctx: Pick<AppContext, "config">, url: st
  * Sets (or, with null, clears) a tenant's webhook URL. A tenant onboarded without a URL has no
  * signing secret yet: setting a URL then issues one, returned this once. Otherwise the secret is
  * kept (clearing a URL keeps it too; rotate it with rotateWebhookSecret). The dispatcher reads the
- * URL before each round, so events already queued go to the new URL; with the URL cleared nothing
- * new is queued, and queued events fail their attempts until a URL is set again or they are dead.
+ * URL whenever it claims the tenant's due deliveries into its slots, so events already queued go to
+ * the new URL; with the URL cleared nothing new is queued, and queued events fail their attempts
+ * until a URL is set again or they are dead.
  */
 export async function setWebhookUrl(
   ctx: AppContext,
@@ -94,7 +96,8 @@ export async function setWebhookUrl(
       targetId: row.id,
       at,
       meta,
-      details: { previous: row.webhookUrl, webhookUrl: input.webhookUrl, webhookSigningSecretIssued: secret !== null },
+      // Origin and path only: a query string may carry the receiver's token (recordableUrl).
+      details: { previous: recordableUrl(row.webhookUrl), webhookUrl: recordableUrl(input.webhookUrl), webhookSigningSecretIssued: secret !== null },
     });
     return { tenant: toTenant({ ...row, webhookUrl: input.webhookUrl, webhookSecretEnc, updatedAt: now }), webhookSigningSecret: secret };
   });
@@ -103,9 +106,10 @@ export async function setWebhookUrl(
 /**
  * Replaces a tenant's webhook signing secret with a new whsec_ secret, sealed under master.key like
  * the one issued at onboarding (HMAC needs the secret itself, so it cannot be hashed), and returns
- * it this once. The old secret is gone at once: the dispatcher unseals the secret before each round,
- * so every attempt signed after this commit (retries of events queued earlier included) uses the new
- * one. Works without a URL too, so a secret can be handed over before the URL is set.
+ * it this once. The old secret is gone at once: the dispatcher unseals the secret whenever it claims
+ * the tenant's due deliveries into its slots, so every attempt signed after this commit (retries of
+ * events queued earlier included) uses the new one. Works without a URL too, so a secret can be
+ * handed over before the URL is set.
  */
 export function rotateWebhookSecret(ctx: AppContext, tenantRef: string, meta: CallMeta): TenantWithSecret & { webhookSigningSecret: string } {
   const secret = generateWebhookSecret();
@@ -122,7 +126,7 @@ export function rotateWebhookSecret(ctx: AppContext, tenantRef: string, meta: Ca
       targetId: row.id,
       at,
       meta,
-      details: { hadSecret: row.webhookSecretEnc !== null, webhookUrl: row.webhookUrl },
+      details: { hadSecret: row.webhookSecretEnc !== null, webhookUrl: recordableUrl(row.webhookUrl) },
     });
     return { tenant: toTenant({ ...row, webhookSecretEnc, updatedAt: now }), webhookSigningSecret: secret };
   });

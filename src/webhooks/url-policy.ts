@@ -35,6 +35,22 @@ export function checkWebhookUrl(raw: string, policy: UrlPolicy): UrlCheck {
   return { ok: true, url };
 }
 
+/**
+ * A receiver URL as it may be recorded (audit details, like the delivery log's attempt URLs): origin
+ * and path only. A query string often carries a token for the receiver, and records outlive it.
+ */
+export function recordableUrl(raw: string): string;
+export function recordableUrl(raw: string | null): string | null;
+export function recordableUrl(raw: string | null): string | null {
+  if (raw === null) return null;
+  try {
+    const url = new URL(raw);
+    return `${url.origin}${url.pathname}`;
+  } catch {
+    return raw.replace(/[?#].*$/s, "");
+  }
+}
+
 /** True for names and literal addresses that point inside the appliance's own networks. */
 export function isPrivateHost(host: string): boolean {
   // "localhost." is the same name as "localhost": a trailing root dot must not slip past the name checks.

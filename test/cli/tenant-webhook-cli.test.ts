@@ -1,11 +1,17 @@
 // `aml tenant webhook set|rotate-secret` as an operator runs them: separate processes on the data
 // folder of a running server. The server caches a tenant's webhook URL per connection (row-cache.ts)
 // and drops it when another process commits (PRAGMA data_version); the dispatcher reads the URL and
-// secret before each round. So a CLI change must apply to the server's next screening, which is what
-// these tests check, with real screenings and a real signature-checking receiver.
+// secret whenever it claims a tenant's due deliveries. So a CLI change must apply to the server's
+// next screening, which is what these tests check, with real screenings and a real
+// signature-checking receiver.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { hostname } from "node:os";
-import { systemLookup } from "@/webhooks/send-target";
+import { openContext } from "@/bootstrap";
+import { loadConfig } from "@/config";
+import type { AppContext, CallMeta } from "@/context";
+import { onboardTenant } from "@/tenants/create";
+import { setWebhookUrl } from "@/tenants/webhook";
+import { type LookupFn, systemLookup } from "@/webhooks/send-target";
 import { isPrivateHost } from "@/webhooks/url-policy";
 import { verifyWebhook } from "@/webhooks/verify";
 import { runCli } from "../helpers/cli";
@@ -181,14 +187,51 @@ describe("bad input exits 2 with one error line, and changes nothing", () => {
   });
 });
 
+/** This machine's host name when the system resolver maps it to private addresses only (/etc/hosts usually does), else null. */
+const systemPrivateName = await (async () => {
+  const name = hostname().toLowerCase();
+  if (isPrivateHost(name)) return null;
+  const addresses = await systemLookup(name).catch(() => []);
+  return addresses.length > 0 && addresses.every((a) => isPrivateHost(a.address)) ? name : null;
+})();
+
 describe("host names are resolved by the CLI too", () => {
-  test("set and tenant create refuse a name that resolves to a private address off the allow-list", async () => {
-    const name = hostname().toLowerCase();
-    const addresses = isPrivateHost(name) ? [] : await systemLookup(name).catch(() => []);
-    if (addresses.length === 0 || !addresses.every((a) => isPrivateHost(a.address))) {
-      console.warn(`skipped: ${name} does not resolve to a private address here`);
-      return;
+  // The CLI process resolves with the system resolver, which cannot be stubbed from here. So the
+  // verbs it runs (setWebhookUrl, onboardTenant) are run in-process first, on the same data folder
+  // with a context built as the CLI builds its own, with a stub resolver: that refusal always runs.
+  const PRIVATE_NAME = "hooks.resolves-private.example";
+  const lookup: LookupFn = async (host) => (host === PRIVATE_NAME ? [{ address: "10.20.30.40" }] : []);
+  const meta: CallMeta = { actor: { type: "cli", id: "test" } };
+  /** A context as the CLI opens one on the server's data folder: its own config, from `env`. */
+  async function withCliContext<T>(env: Record<string, string>, body: (ctx: AppContext) => Promise<T>): Promise<T> {
+    const ctx = openContext(loadConfig({ env, flags: { dataDir: world.server.dataDir, logLevel: "silent" } }));
+    try {
+      return await body(ctx);
+    } finally {
+      ctx.db.close();
     }
+  }
+
+  test("the verbs refuse a name that resolves to a private address off the CLI's allow-list (stub resolver)", async () => {
+    const url = `http://${PRIVATE_NAME}:8080/hook`;
+    const created = tenant();
+    const slug = `resolving-verb-${process.pid}`;
+    await withCliContext({}, async (ctx) => {
+      const set = setWebhookUrl(ctx, created.tenant.slug, { webhookUrl: url }, meta, lookup);
+      await expect(set).rejects.toThrow(`Webhook settings is invalid: webhookUrl host ${PRIVATE_NAME} resolves to private address 10.20.30.40`);
+      const input = { name: "Resolving", slug, contactEmail: "k@resolving.example", plan: "p", enabledLists: ["UN"], webhookUrl: url };
+      await expect(onboardTenant(ctx, input, meta, lookup)).rejects.toThrow(`Tenant is invalid: webhookUrl host ${PRIVATE_NAME} resolves to private address 10.20.30.40`);
+    });
+    expect(tenantRow(created.tenant.id).webhookUrl).toBeNull();
+    expect(world.server.ctx.db.sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM tenants WHERE slug = ?").get(slug)?.n).toBe(0);
+    // Allow-listing the name in the CLI's own config lets it through, as the server's config would.
+    await withCliContext({ AML_WEBHOOK_ALLOW_PRIVATE: PRIVATE_NAME }, (ctx) => setWebhookUrl(ctx, created.tenant.slug, { webhookUrl: url }, meta, lookup));
+    expect(tenantRow(created.tenant.id).webhookUrl).toBe(url);
+  });
+
+  // The CLI process itself, where the system resolver maps this machine's host name to a private address.
+  test.skipIf(systemPrivateName === null)(`the CLI, with the system resolver: this machine's host name (${hostname()}), resolving to a private address, is refused by set and tenant create`, async () => {
+    const name = systemPrivateName ?? "";
     const url = `http://${name}:8080/hook`;
     const created = tenant();
     expectCleanFailure(await aml(["tenant", "webhook", "set", created.tenant.slug, url], {}), 2, new RegExp(`webhookUrl host ${name} resolves to private address`));

@@ -1,5 +1,6 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import type { BearerVerifier } from "@/auth/bearer";
 import { startIndex, type MatchIndex } from "@/matching/index";
 import { screeningExtension } from "@/screening/extension";
 import type { ServerExtension } from "@/server";
@@ -42,6 +43,8 @@ export interface ListServerOptions {
   webhooks?: WebhookExtensionOptions;
   flags?: Record<string, unknown>;
   env?: Record<string, string>;
+  /** The server's bearer verifier (default: from the config, none without an issuer). */
+  bearer?: BearerVerifier | null;
 }
 
 /** Fast retries and polling so webhook assertions settle in well under a second. */
@@ -72,6 +75,7 @@ export async function startListServer(options: ListServerOptions = {}): Promise<
     dataDir,
     extensions,
     env: options.env ?? {},
+    ...(options.bearer === undefined ? {} : { bearer: options.bearer }),
     flags: { webhooks: { allowPrivateNetworks: ["127.0.0.1"], timeoutMs: 2_000 }, ...(options.flags ?? {}) },
   });
   return {

@@ -5,6 +5,7 @@ import type { BearerVerifier } from "@/auth/bearer";
 import { type Config, loadConfig } from "@/config";
 import { createLogger } from "@/lib/logger";
 import { type RunningServer, type ServerExtension, startServer } from "@/server";
+import type { LookupFn } from "@/webhooks/send-target";
 
 /**
  * Test strategy: every HTTP test starts the real server on a loopback port (port 0 = a free one)
@@ -24,6 +25,8 @@ export interface TestServerOptions {
   bearer?: BearerVerifier | null;
   extensions?: ServerExtension[];
   dataDir?: string;
+  /** How the admin routes resolve a webhook receiver's host name (default: the system resolver). */
+  receiverLookup?: LookupFn;
 }
 
 export function tempDataDir(prefix = "aml-test-"): string {
@@ -40,6 +43,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     log: createLogger(config.logLevel),
     ...(options.bearer === undefined ? {} : { bearer: options.bearer }),
     extensions: options.extensions ?? [],
+    ...(options.receiverLookup ? { receiverLookup: options.receiverLookup } : {}),
   });
   return {
     ...server,

@@ -283,7 +283,9 @@ describe("multipart upload keeps working", () => {
   test("a new OFAC file is imported (201) and served", async () => {
     const res = await send("/v1/lists/import", { method: "POST", body: multipartOfficialFile() });
     expect(res.status).toBe(201);
-    const report = ImportReportResponse.parse(json(res));
+    const parsed = strictDeep(ImportReportResponse).safeParse(json(res));
+    expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
+    const report = parsed.data as z.output<typeof ImportReportResponse>;
     expect(report.results.find((r) => r.source === "OFAC")?.status).toBe("imported");
     await waitFor(async () => {
       const version = json<{ versionId: string }>(await call(stack.server.url, "/v1/lists/version", { key: tenantKey }));
@@ -307,19 +309,81 @@ async function waitFor(check: () => Promise<boolean>, ms = 5_000): Promise<void>
   }
 }
 
+/**
+ * `schema` with every object in it strict, however deep: a member the published schema does not name
+ * (a leaked secret, an undocumented field) fails the parse instead of being stripped. A default is
+ * unwrapped too: an answer carries every member, so none may be filled in by the parse. Throws for a
+ * schema it cannot rebuild rather than passing it through loose.
+ */
+function strictDeep(schema: z.ZodType): z.ZodType {
+  const def = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
+  switch (def.type) {
+    case "object": {
+      const object = schema as z.ZodObject;
+      if ((def.checks ?? []).length > 0) throw new Error("strictDeep: an object with refinements would lose them");
+      const shape = Object.fromEntries(Object.entries(object.shape).map(([key, member]) => [key, strictDeep(member as z.ZodType)]));
+      return z.strictObject(shape);
+    }
+    case "array":
+      return z.array(strictDeep((schema as z.ZodArray<z.ZodType>).element));
+    case "nullable":
+      return strictDeep((schema as z.ZodNullable<z.ZodType>).unwrap()).nullable();
+    case "optional":
+      return strictDeep((schema as z.ZodOptional<z.ZodType>).unwrap()).optional();
+    case "default":
+      return strictDeep((schema as z.ZodDefault<z.ZodType>).unwrap());
+    case "union":
+      return z.union((schema as z.ZodUnion<z.ZodType[]>).options.map(strictDeep) as [z.ZodType, z.ZodType, ...z.ZodType[]]);
+    case "record": {
+      const value = def.valueType as z.ZodType;
+      if (strictDeep(value) !== value) throw new Error("strictDeep: a record of objects is not supported");
+      return schema;
+    }
+    case "string":
+    case "number":
+    case "boolean":
+    case "enum":
+    case "literal":
+    case "null":
+    case "unknown":
+      return schema;
+    default:
+      throw new Error(`strictDeep: no rule for a ${def.type} schema`);
+  }
+}
+
+describe("strictDeep", () => {
+  const Published = z.object({ id: z.string(), nested: z.array(z.object({ a: z.number() }).nullable()), options: z.object({ x: z.number().default(1) }) });
+  test("refuses a member the schema does not name, at any depth, and a member left to a default", () => {
+    const strict = strictDeep(Published);
+    const answer = { id: "t", nested: [{ a: 1 }, null], options: { x: 2 } };
+    expect(strict.safeParse(answer).success).toBe(true);
+    expect(Published.safeParse({ ...answer, secret: "whsec_x" }).success).toBe(true);
+    expect(strict.safeParse({ ...answer, secret: "whsec_x" }).success).toBe(false);
+    expect(strict.safeParse({ ...answer, nested: [{ a: 1, secret: "whsec_x" }] }).success).toBe(false);
+    expect(strict.safeParse({ ...answer, options: { x: 2, secret: "whsec_x" } }).success).toBe(false);
+    expect(strict.safeParse({ ...answer, options: {} }).success).toBe(false);
+  });
+});
+
 describe("answers match the schemas the OpenAPI document publishes", () => {
-  /** The answer parsed with `schema`, which must accept it (every issue is shown when it does not). */
+  /**
+   * The answer parsed with `schema` made strict throughout (strictDeep), which must accept it: every
+   * issue is shown when it does not, an unpublished member included.
+   */
   const conforms = async <S extends z.ZodType>(schema: S, res: Promise<Exchange>, status = 200): Promise<z.output<S>> => {
     const exchange = await res;
     expect(exchange.status).toBe(status);
-    const parsed = schema.safeParse(json(exchange));
+    const parsed = strictDeep(schema).safeParse(json(exchange));
     expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
     return parsed.data as z.output<S>;
   };
   const withCorrelationId = <S extends z.ZodObject>(schema: S) => schema.extend({ correlationId: z.string() });
 
   test("tenant, key, profile, list and audit answers", async () => {
-    await conforms(CreatedTenantResponse, sendJson("POST", "/v1/tenants", tenantBody()), 201);
+    const created = await conforms(CreatedTenantResponse, sendJson("POST", "/v1/tenants", tenantBody()), 201);
+    // Strict: the onboarding answer, with its API key, does not pass for a tenant, which never carries one.
+    expect(strictDeep(withCorrelationId(TenantResponse)).safeParse(created).success).toBe(false);
     await conforms(withCorrelationId(TenantResponse), send(`/v1/tenants/${tenantId}`));
     await conforms(withCorrelationId(TenantResponse), sendJson("PUT", `/v1/tenants/${tenantId}/quota`, { monthlyScreeningQuota: null }));
     const tenants = await conforms(z.object({ items: z.array(TenantResponse), correlationId: z.string() }), send("/v1/tenants"));

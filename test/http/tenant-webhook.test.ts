@@ -8,7 +8,7 @@ import { openDb } from "@/storage/db";
 import type { Tenant } from "@/tenants/schemas";
 import { importListFiles } from "@/watchlists/import";
 import type { WebhookExtension } from "@/webhooks/extension";
-import { systemLookup } from "@/webhooks/send-target";
+import { type LookupFn, systemLookup } from "@/webhooks/send-target";
 import { isPrivateHost } from "@/webhooks/url-policy";
 import { verifyWebhook } from "@/webhooks/verify";
 import { runCli } from "../helpers/cli";
@@ -189,37 +189,51 @@ describe("PUT /v1/tenants/{id}/webhook", () => {
   });
 });
 
+/** Names the strict server's resolver answers itself; any other name goes to the system resolver. */
+const PRIVATE_NAME = "hooks.resolves-private.example";
+const PUBLIC_NAME = "hooks.resolves-public.example";
+const receiverLookup: LookupFn = async (host) => {
+  if (host === PRIVATE_NAME) return [{ address: "203.0.113.10" }, { address: "10.20.30.40" }];
+  if (host === PUBLIC_NAME) return [{ address: "203.0.113.10" }];
+  return systemLookup(host);
+};
+
+/** This machine's host name when the system resolver maps it to private addresses only (/etc/hosts usually does), else null. */
+const systemPrivateName = await (async () => {
+  const name = hostname().toLowerCase();
+  if (isPrivateHost(name)) return null;
+  const addresses = await systemLookup(name).catch(() => []);
+  return addresses.length > 0 && addresses.every((a) => isPrivateHost(a.address)) ? name : null;
+})();
+
 describe("host names are resolved when the URL is set", () => {
-  // A server of its own, with no allow-list, and a name this machine resolves to a loopback or
-  // private address (its own host name, usually; /etc/hosts maps it).
+  // A server of its own, with no allow-list, whose admin routes resolve receiver names with
+  // receiverLookup: the refusal runs whatever this machine's DNS says.
   let strict: OidcStack;
-  let privateName: string | null = null;
   beforeAll(async () => {
-    strict = await startOidcStack();
-    const name = hostname().toLowerCase();
-    if (isPrivateHost(name)) return;
-    const addresses = await systemLookup(name).catch(() => []);
-    if (addresses.length > 0 && addresses.every((a) => isPrivateHost(a.address))) privateName = name;
+    strict = await startOidcStack({ receiverLookup });
   });
   afterAll(() => strict?.close());
   const strictApi = async <T = Record<string, unknown>>(method: string, path: string, body: unknown) =>
     call<T>(strict.server.url, method, path, { credential: { bearer: await strict.token() }, body });
+  const currentUrl = async () => (await strictApi<Tenant>("GET", `/v1/tenants/${strict.seed.id}`, undefined)).body.webhookUrl;
 
-  test("a name that resolves to a private address is refused by PUT and by onboarding, with the address in the message", async () => {
-    if (!privateName) {
-      console.warn(`skipped: ${hostname()} does not resolve to a private address here`);
-      return;
-    }
-    const url = `http://${privateName}:8080/aml`;
+  let onboarded = 0;
+  /** PUT and onboarding with `url` are both refused, naming `name` and a private address; nothing changes. */
+  async function expectRefused(name: string, url: string, address: RegExp) {
+    const before = await currentUrl();
     const put = await strictApi<Problem>("PUT", `/v1/tenants/${strict.seed.id}/webhook`, { webhookUrl: url });
     expect(put.status).toBe(400);
     expect(put.body.code).toBe("VALIDATION_FAILED");
-    expect(put.body.detail).toMatch(new RegExp(`webhookUrl host ${privateName} resolves to private address \\S+; an operator must allow-list it \\(AML_WEBHOOK_ALLOW_PRIVATE\\)`));
+    expect(put.body.detail).toMatch(new RegExp(`webhookUrl host ${name.replaceAll(".", "\\.")} resolves to private address ${address.source}; an operator must allow-list it \\(AML_WEBHOOK_ALLOW_PRIVATE\\)`));
     expect(put.body.errors?.[0]?.field).toBe("webhookUrl");
+    expect(await currentUrl()).toBe(before);
 
+    onboarded++;
+    const slug = `resolving-${process.pid}-${onboarded}`;
     const onboard = await strictApi<Problem>("POST", "/v1/tenants", {
       name: "Resolving Bank",
-      slug: `resolving-${process.pid}`,
+      slug,
       contactEmail: "k@resolving.example",
       plan: "p",
       enabledLists: ["UN"],
@@ -228,12 +242,29 @@ describe("host names are resolved when the URL is set", () => {
     expect(onboard.status).toBe(400);
     expect(onboard.body.detail).toMatch(/^Tenant is invalid: webhookUrl host \S+ resolves to private address/);
     expect(onboard.body.errors?.[0]?.field).toBe("webhookUrl");
+    expect(strict.server.ctx.db.sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM tenants WHERE slug = ?").get(slug)?.n).toBe(0);
+  }
+
+  test("a name that resolves to a private address is refused by PUT and by onboarding, with the address in the message", async () => {
+    await expectRefused(PRIVATE_NAME, `http://${PRIVATE_NAME}:8080/aml`, /10\.20\.30\.40/);
   });
 
-  test("a name that does not resolve (yet) is accepted: the dispatcher resolves it before each round", async () => {
+  test("a name that resolves to public addresses only is accepted", async () => {
+    const res = await strictApi<WithSecret>("PUT", `/v1/tenants/${strict.seed.id}/webhook`, { webhookUrl: `https://${PUBLIC_NAME}/aml` });
+    expect(res.status).toBe(200);
+    expect(res.body.webhookUrl).toBe(`https://${PUBLIC_NAME}/aml`);
+  });
+
+  test("a name that does not resolve (yet) is accepted: the dispatcher resolves it again when it claims the tenant's deliveries", async () => {
     const res = await strictApi<WithSecret>("PUT", `/v1/tenants/${strict.seed.id}/webhook`, { webhookUrl: "https://hooks.not-in-dns.invalid/aml" });
     expect(res.status).toBe(200);
     expect(res.body.webhookUrl).toBe("https://hooks.not-in-dns.invalid/aml");
+  });
+
+  // The same refusal through the system resolver, where this machine's host name resolves to a private address.
+  test.skipIf(systemPrivateName === null)(`with the system resolver: this machine's host name (${hostname()}), resolving to a private address, is refused`, async () => {
+    const name = systemPrivateName ?? "";
+    await expectRefused(name, `http://${name}:8080/aml`, /\S+/);
   });
 });
 
@@ -293,26 +324,50 @@ describe("audit", () => {
       body: { webhookUrl: "https://hooks.bank.example/one" },
       headers: { "x-correlation-id": "hook-audit-1" },
     });
-    await putWebhook(created.tenant.id, { webhookUrl: "https://hooks.bank.example/two" });
+    // A query string (a receiver token, often) is kept on the tenant but not recorded in the audit log.
+    const two = await putWebhook(created.tenant.id, { webhookUrl: "https://hooks.bank.example/two?token=tok-audit-2" });
+    expect(two.body.webhookUrl).toBe("https://hooks.bank.example/two?token=tok-audit-2");
+    const withQuery = await rotate(created.tenant.id);
     await putWebhook(created.tenant.id, { webhookUrl: null });
     const rotated = await rotate(created.tenant.id);
 
     const audit = await api<{ items: AuditEntry[] }>("GET", "/v1/audit", { credential: { apiKey: created.apiKey } });
     expect(audit.status).toBe(200);
     const entries = audit.body.items.filter((e) => e.action.startsWith("webhook_")).reverse();
-    expect(entries.map((e) => e.action)).toEqual(["webhook_url.set", "webhook_url.set", "webhook_url.set", "webhook_secret.rotate"]);
+    expect(entries.map((e) => e.action)).toEqual(["webhook_url.set", "webhook_url.set", "webhook_secret.rotate", "webhook_url.set", "webhook_secret.rotate"]);
     expect(entries.map((e) => e.details)).toEqual([
       { previous: null, webhookUrl: "https://hooks.bank.example/one", webhookSigningSecretIssued: true },
       { previous: "https://hooks.bank.example/one", webhookUrl: "https://hooks.bank.example/two", webhookSigningSecretIssued: false },
+      { hadSecret: true, webhookUrl: "https://hooks.bank.example/two" },
       { previous: "https://hooks.bank.example/two", webhookUrl: null, webhookSigningSecretIssued: false },
       { hadSecret: true, webhookUrl: null },
     ]);
+    expect(audit.text).not.toContain("tok-audit-2");
     expect(entries[0]?.correlationId).toBe("hook-audit-1");
     for (const entry of entries) expect(entry.actor).toEqual({ type: "oidc", id: "aml-admin-cli" });
     expect(audit.text).not.toContain(set.body.webhookSigningSecret ?? "missing");
+    expect(audit.text).not.toContain(withQuery.body.webhookSigningSecret ?? "missing");
     expect(audit.text).not.toContain(rotated.body.webhookSigningSecret ?? "missing");
     expect(audit.text).not.toContain("whsec_");
     expect((await api<{ intact: boolean }>("GET", "/v1/audit/verify", { credential: { apiKey: created.apiKey } })).body.intact).toBe(true);
+  });
+});
+
+describe("audit of onboarding", () => {
+  test("tenant.create records the webhook URL without its query string; the tenant keeps the full URL", async () => {
+    const url = "https://hooks.bank.example/onboard?token=tok-onboard-1&x=2";
+    const res = await api<WithSecret & { apiKey: string }>("POST", "/v1/tenants", {
+      credential: admin,
+      body: { name: "Query Bank", slug: `query-bank-${process.pid}`, contactEmail: "k@query.example", plan: "p", enabledLists: ["UN"], webhookUrl: url },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.webhookUrl).toBe(url);
+    expect((await api<Tenant>("GET", `/v1/tenants/${res.body.id}`, { credential: admin })).body.webhookUrl).toBe(url);
+    const audit = await api<{ items: AuditEntry[] }>("GET", "/v1/audit?action=tenant.create", { credential: { apiKey: res.body.apiKey } });
+    expect(audit.status).toBe(200);
+    const [entry] = audit.body.items;
+    expect((entry?.details["tenant"] as Tenant | undefined)?.webhookUrl).toBe("https://hooks.bank.example/onboard");
+    expect(audit.text).not.toContain("tok-onboard-1");
   });
 });
 

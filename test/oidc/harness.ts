@@ -5,6 +5,7 @@ import { rmSync } from "node:fs";
 import { openContext } from "@/bootstrap";
 import { loadConfig } from "@/config";
 import type { ServerExtension } from "@/server";
+import type { LookupFn } from "@/webhooks/send-target";
 import { issueApiKey } from "@/tenants/keys";
 import { startTestIdp, type TestAccount, type TestClient, type TestIdp, type TestIdpOptions } from "../helpers/oidc-idp";
 import { startTestServer, type TestServer, tempDataDir } from "../helpers/server";
@@ -36,6 +37,8 @@ export interface OidcStackOptions {
   env?: Record<string, string>;
   /** Built from the server's config; e.g. `aml serve`'s own extensions. */
   extensions?: (config: ReturnType<typeof loadConfig>) => Promise<ServerExtension[]>;
+  /** How the admin routes resolve a webhook receiver's host name (default: the system resolver). */
+  receiverLookup?: LookupFn;
 }
 
 function seedTenant(dataDir: string): SeedTenant {
@@ -69,7 +72,7 @@ export async function startOidcStack(options: OidcStackOptions = {}): Promise<Oi
     const extensions = options.extensions
       ? await options.extensions(loadConfig({ env, flags: { dataDir, logLevel: "silent" } }))
       : [];
-    const server = await startTestServer({ env, dataDir, extensions });
+    const server = await startTestServer({ env, dataDir, extensions, ...(options.receiverLookup ? { receiverLookup: options.receiverLookup } : {}) });
     const tokens = new Map<string, Promise<string>>();
     const started = idp;
     return {

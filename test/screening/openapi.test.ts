@@ -52,7 +52,7 @@ const op = (path: string, method: string): Operation => {
 const ROUTES: Array<[string, string, string[]]> = [
   ["/v1/screenings/check", "post", ["400", "401", "403", "406", "413", "415", "422", "429", "503"]],
   ["/v1/screenings/{id}", "get", ["400", "401", "403", "404", "406"]],
-  ["/v1/screenings/{id}/rescreen", "post", ["400", "401", "403", "404", "406", "413", "415", "422", "429", "503"]],
+  ["/v1/screenings/{id}/rescreen", "post", ["400", "401", "403", "404", "406", "409", "413", "415", "422", "429", "503"]],
   ["/v1/screenings/bulk", "post", ["400", "401", "403", "406", "413", "415", "429", "503"]],
   ["/v1/usage", "get", ["400", "401", "403", "406"]],
 ];
@@ -125,6 +125,8 @@ test("check and rescreen declare Idempotency-Key, Location and Idempotent-Replay
     expect(Object.keys(operation.responses?.["200"]?.headers ?? {})).toEqual(expect.arrayContaining(["Location", "Idempotent-Replayed", "X-Correlation-Id"]));
   }
   expect(op("/v1/screenings/{id}/rescreen", "post").requestBody?.required).toBe(false);
+  // Its 409: a stored subject with a name that has no letter or digit (rescreen.ts).
+  expect(op("/v1/screenings/{id}/rescreen", "post").responses?.["409"]?.description).toContain("no letter or digit");
   expect(op("/v1/screenings/{id}", "get").parameters?.map((p) => resolve(p).name)).toEqual(["id", "X-Correlation-Id"]);
 });
 
@@ -134,6 +136,7 @@ test("bulk documents its byte cap, format parameter and CSV headers", () => {
   expect(bulk.parameters?.map((p) => resolve(p).name)).toEqual(["format", "X-Correlation-Id"]);
   expect(Object.keys(bulk.responses?.["200"]?.headers ?? {})).toEqual(expect.arrayContaining(["X-Bulk-Total", "X-Bulk-Screened", "X-Bulk-Failed"]));
   expect(bulk.responses?.["413"]?.description).toContain(String(BULK_MAX_BODY_BYTES));
+  expect(bulk.responses?.["401"]?.description).toContain("not read before");
 });
 
 test("usage has a response schema", () => {

@@ -105,11 +105,11 @@ export async function startWebhookWorld(options: WebhookExtensionOptions = FAST,
   };
 }
 
-/** An in-memory context for unit tests of the domain functions. */
-export function memoryContext(): AppContext {
+/** An in-memory context for unit tests of the domain functions; `timeoutMs` is the webhook timeout (serverFlags). */
+export function memoryContext(timeoutMs?: number): AppContext {
   return {
     db: openDb(":memory:"),
-    config: loadConfig({ env: {}, flags: { logLevel: "silent", ...serverFlags() } }),
+    config: loadConfig({ env: {}, flags: { logLevel: "silent", ...serverFlags(timeoutMs) } }),
     clock: systemClock,
     log: createLogger("silent"),
     secrets: createSecretBox(randomBytes(32)),

@@ -12,16 +12,23 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function until(predicate: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
+async function until(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   while (!predicate()) {
-    if (Date.now() > deadline) throw new Error("condition not met within 10 s");
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await Bun.sleep(10);
   }
 }
 
-function context() {
-  const ctx = memoryContext();
+/**
+ * The appliance's webhook timeout in the slot test. The other tenant's event must be claimed and sent
+ * before the hanging receiver's first 16 requests time out: 5 s (the default) leaves room for a loaded
+ * CI machine, where 2 s did not always.
+ */
+const TIMEOUT_MS = 5_000;
+
+function context(timeoutMs?: number) {
+  const ctx = memoryContext(timeoutMs);
   cleanups.push(() => ctx.db.close());
   return ctx;
 }
@@ -49,7 +56,7 @@ describe("claimDue with per-tenant room", () => {
 
 describe("a tenant's share of the slots", () => {
   test("a hanging receiver holds at most 16 of 20 slots, then 4 once known slow; another tenant is sent at once meanwhile", async () => {
-    const ctx = context();
+    const ctx = context(TIMEOUT_MS);
     const slow = makeTenant(ctx, { webhookUrl: "https://slow.bank.example/aml" });
     const quick = makeTenant(ctx, { webhookUrl: "https://quick.bank.example/aml" });
     const open = new Map<string, number>([
@@ -58,17 +65,24 @@ describe("a tenant's share of the slots", () => {
     ]);
     const sent = new Map(open);
     let aborted = 0;
-    // The slow receiver never answers; the appliance's timeout (2 s here) aborts each request.
+    /** Ends the requests still open when the test is done, so settling need not wait out their timeout. */
+    const hanging = new Set<() => void>();
+    // The slow receiver never answers; the appliance's timeout (TIMEOUT_MS) aborts each request.
     const fetchStub: FetchFn = (input, init) => {
       const host = new URL(String(input)).hostname;
       sent.set(host, (sent.get(host) ?? 0) + 1);
       if (host === "quick.bank.example") return Promise.resolve(new Response(null, { status: 204 }));
       open.set(host, (open.get(host) ?? 0) + 1);
       return new Promise<Response>((_, reject) => {
-        init.signal?.addEventListener("abort", () => {
+        const end = () => {
+          if (!hanging.delete(end)) return;
           open.set(host, (open.get(host) ?? 0) - 1);
-          aborted++;
           reject(new Error("aborted"));
+        };
+        hanging.add(end);
+        init.signal?.addEventListener("abort", () => {
+          if (hanging.has(end)) aborted++;
+          end();
         });
       });
     };
@@ -80,7 +94,10 @@ describe("a tenant's share of the slots", () => {
       slots: 20,
       leaseMs: 60_000,
     });
-    cleanups.push(() => loop.settle?.());
+    cleanups.push(() => {
+      for (const end of [...hanging]) end();
+      return loop.settle?.();
+    });
     const signal = new AbortController().signal;
 
     // The POSTs go out once the receiver is prepared (its DNS lookup), just after the claim.
@@ -95,7 +112,7 @@ describe("a tenant's share of the slots", () => {
     expect(open.get("slow.bank.example")).toBe(16);
 
     // The first requests time out: the receiver is slow now, and gets SLOW_TENANT_SLOTS at a time.
-    await until(() => aborted === 16);
+    await until(() => aborted === 16, TIMEOUT_MS * 3);
     await loop.tick(signal);
     await until(() => open.get("slow.bank.example") === SLOW_TENANT_SLOTS);
     await loop.tick(signal);
@@ -104,5 +121,5 @@ describe("a tenant's share of the slots", () => {
     expect(sent.get("slow.bank.example")).toBe(16 + SLOW_TENANT_SLOTS);
     const quickRow = ctx.db.sqlite.query<{ status: string }, [string]>("SELECT status FROM webhook_outbox WHERE id = ?").get(quickId ?? "");
     expect(quickRow?.status).toBe("delivered");
-  }, 15_000);
+  }, TIMEOUT_MS * 6);
 });

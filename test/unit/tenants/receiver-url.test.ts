@@ -55,7 +55,7 @@ describe("a host name is resolved", () => {
   });
 });
 
-describe("a name that cannot be resolved now is accepted (the dispatcher resolves it before each round)", () => {
+describe("a name that cannot be resolved now is accepted (the dispatcher resolves it again when it claims the tenant's deliveries)", () => {
   test("NXDOMAIN", async () => {
     const failing: LookupFn = async () => {
       throw new Error("getaddrinfo ENOTFOUND hooks.bank.example");

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { checkWebhookUrl, isAllowListed, isPrivateHost } from "@/webhooks/url-policy";
+import { checkWebhookUrl, isAllowListed, isPrivateHost, recordableUrl } from "@/webhooks/url-policy";
 
 /** The SSRF guard for tenant webhook URLs, table-driven by the trick each row tries. */
 const NONE: readonly string[] = [];
@@ -118,5 +118,21 @@ describe("isPrivateHost and isAllowListed on resolved addresses (send-time check
     expect(isAllowListed("fd00:1::9", ["fd00:1:0::/48"])).toBe(true);
     expect(isAllowListed("fd00:2::9", ["fd00:1::/48"])).toBe(false);
     expect(isAllowListed("hooks.corp.internal", [])).toBe(false);
+  });
+});
+
+describe("recordableUrl: what audit entries keep of a receiver URL", () => {
+  test.each([
+    ["a query string (a token, often)", "https://hooks.bank.example/aml?token=s3cret&x=1", "https://hooks.bank.example/aml"],
+    ["a port", "http://hooks.bank.example:8443/in?source=aml", "http://hooks.bank.example:8443/in"],
+    ["no path", "https://hooks.bank.example?token=s3cret", "https://hooks.bank.example/"],
+    ["nothing to drop", "https://hooks.bank.example/aml", "https://hooks.bank.example/aml"],
+    ["not a URL", "hooks.bank.example/aml?token=s3cret", "hooks.bank.example/aml"],
+  ])("%s", (_what, url, recorded) => {
+    expect(recordableUrl(url)).toBe(recorded);
+  });
+
+  test("null stays null", () => {
+    expect(recordableUrl(null)).toBeNull();
   });
 });
