@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { NoQuery } from "@/http/empty-input";
 import { z } from "zod";
 import { notFound } from "@/errors";
 import type { HttpDeps } from "@/http/deps";
@@ -12,8 +13,6 @@ import { RiskProfileOptions } from "@/matching/options";
 import { getRiskProfile, setRiskProfile } from "./store";
 
 const TenantParams = z.object({ id: z.string().min(1).max(100).describe("Tenant id (UUID)") }).strict();
-/** Neither route takes query parameters: one sent is 400, not ignored. */
-const NoQuery = z.object({}).strict();
 
 /** Admin routes address tenants by UUID; a non-UUID id is simply not found. */
 function tenantId(id: string): string {

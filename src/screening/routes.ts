@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { EmptyBody, NoQuery, refuseBodyFields } from "@/http/empty-input";
 import { z } from "zod";
 import type { TenantCaller } from "@/auth/principal";
 import type { CallMeta } from "@/context";
@@ -10,7 +11,6 @@ import { media } from "@/http/media";
 import { decidedRepresentation, JSON_ONLY, JSON_OR_CSV } from "@/http/negotiate";
 import { jsonContent, jsonResponse, openApiSchema, PARAMETERS, problemResponses } from "@/http/openapi";
 import { requestState } from "@/http/request-state";
-import { parseInput } from "@/lib/validate";
 import { MAX_BULK_ROWS, bulkScreen } from "./bulk";
 import { bulkCsv } from "./bulk-csv";
 import { CheckInput, checkScreening } from "./check";
@@ -44,13 +44,9 @@ const WORST_BULK_BYTES = MAX_BULK_ROWS * (6 * MAX_ROW_CHARACTERS + 140) + (MAX_B
 export const BULK_MAX_BODY_BYTES = Math.max(64 * MiB, Math.ceil((WORST_BULK_BYTES + MAX_BULK_ROWS * 1024) / MiB) * MiB);
 
 const IdParams = z.object({ id: z.string().min(1).max(100).describe("Screening id (UUID)") }).strict();
-/** check, read and rescreen take no query parameters: one sent (format=csv, foo=1) is 400, not ignored. */
-const NoQuery = z.object({}).strict();
 const BulkQuery = z
   .object({ format: z.enum(["json", "csv"]).optional().describe("csv returns a CSV download, json the JSON body; either wins over Accept. Default: Accept decides, JSON unless it prefers text/csv") })
   .strict();
-/** A rescreen takes no input: no body, `{}` or `null` (null counts as absent). Anything else (such as `options`) is refused, not ignored. */
-const RescreenBody = z.object({}).strict();
 
 type ResponseSet = { headers: Record<string, unknown> };
 
@@ -204,7 +200,7 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
     .post(
       "/v1/screenings/:id/rescreen",
       async ({ caller, params, body, request, set }) => {
-        if (body !== undefined && body !== null) parseInput(RescreenBody, body, "Rescreen request");
+        refuseBodyFields(body, "Rescreen request");
         return respond(
           await rescreenScreening(screening, {
             tenantId: caller.tenantId,
@@ -230,7 +226,7 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
           parameters: [PARAMETERS.idempotencyKey],
           requestBody: {
             required: false,
-            content: { "application/json": { schema: openApiSchema(RescreenBody.nullable().describe("No body, {} or null"), "input") } },
+            content: { "application/json": { schema: openApiSchema(EmptyBody.nullable().describe("No body, {} or null"), "input") } },
           },
           responses: {
             200: jsonResponse("The new screening; for a replayed Idempotency-Key, the original re-screen", SCREENING_SCHEMA, SCREEN_HEADERS),

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { z } from "zod";
+import { NoQuery } from "@/http/empty-input";
 import { ServiceError } from "@/errors";
 import type { HttpDeps } from "@/http/deps";
 import { guard, secured } from "@/http/guard";
@@ -13,8 +13,6 @@ import { IMPORT_REPORT_SCHEMA, LISTS_VERSION_SCHEMA } from "./response-schemas";
 import type { WatchlistRuntime } from "./runtime";
 import { listsVersionView } from "./version-view";
 
-/** Neither route takes query parameters: one sent is 400, not ignored. */
-const NoQuery = z.object({}).strict();
 
 const UPLOAD_BODY = {
   required: true,

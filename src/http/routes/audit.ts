@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { NoQuery } from "@/http/empty-input";
 import { z } from "zod";
 import { exportAudit, listAudit } from "@/audit/list";
 import { verifyAuditChain } from "@/audit/verify";
@@ -24,8 +25,6 @@ const AuditQuery = z
   })
   .strict();
 
-/** verify takes no query parameters: one sent is 400, not ignored. */
-const NoQuery = z.object({}).strict();
 
 /** Response shapes for the OpenAPI description only (test/http/admin-media.test.ts checks real answers against them). */
 export const AuditEntryResponse = z.object({

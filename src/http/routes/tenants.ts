@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { NoQuery } from "@/http/empty-input";
 import { z } from "zod";
 import type { Principal } from "@/auth/principal";
 import type { CallMeta } from "@/context";
@@ -30,8 +31,6 @@ const TenantParams = z.object({ id: z.string().min(1).max(100).describe("Tenant 
 const KeyParams = z
   .object({ id: z.string().min(1).max(100).describe("Tenant id (UUID)"), keyId: z.string().min(1).max(100).describe("API key id (keyId)") })
   .strict();
-/** Routes without query parameters refuse any (?take=10, ?foo=1) with 400 rather than ignoring it. */
-const NoQuery = z.object({}).strict();
 const IssueKeyQuery = z
   .object({
     label: z.string().max(200).optional().describe("What the key is for"),

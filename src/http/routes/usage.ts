@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { NoQuery } from "@/http/empty-input";
 import { z } from "zod";
 import { getUsage, UNLIMITED_REMAINING } from "@/usage/quota";
 import type { HttpDeps } from "../deps";
@@ -7,8 +8,6 @@ import { media } from "../media";
 import { JSON_ONLY } from "../negotiate";
 import { jsonResponse, problemResponses, schemaComponent } from "../openapi";
 
-/** It reads the current month only: a parameter such as month=2026-10 is refused rather than ignored. */
-const UsageQuery = z.object({}).strict();
 
 const UsageResponse = schemaComponent(
   "Usage",
@@ -30,7 +29,7 @@ export function usageRoutes(deps: HttpDeps) {
     .get("/v1/usage", ({ caller }) => getUsage(deps.db, caller.tenantId, deps.clock.now()), {
       tenant: "Screening.Read",
       produces: JSON_ONLY,
-      query: UsageQuery,
+      query: NoQuery,
       detail: {
         ...secured("Screening.Read", {
           summary: "Current UTC calendar month's screening usage",

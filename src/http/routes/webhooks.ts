@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
+import { EmptyBody, NoQuery, refuseBodyFields } from "@/http/empty-input";
 import { z } from "zod";
-import { parseInput } from "@/lib/validate";
 import { getDelivery, listDeliveries } from "@/webhooks/deliveries";
 import { DELIVERY_STATUSES } from "@/webhooks/outbox-rows";
 import { WEBHOOK_EVENTS } from "@/webhooks/payload";
@@ -24,10 +24,6 @@ const DeliveryQuery = z
   .strict();
 
 const DeliveryParams = z.object({ id: z.string().min(1).max(100).describe("Delivery id (also sent as X-AML-Delivery)") }).strict();
-/** Reading one delivery and redelivering take no query parameters: one sent (?take=1, ?foo=1) is 400. */
-const NoQuery = z.object({}).strict();
-/** A redelivery takes no input: no body, `{}` or `null` (null counts as absent). Anything else is refused, not ignored. */
-const RedeliverBody = z.object({}).strict();
 
 const NO_QUERY = "No query parameters (an unknown one is 400).";
 
@@ -85,7 +81,7 @@ export function webhookRoutes(deps: HttpDeps, wake: () => void = () => undefined
     .post(
       "/v1/webhooks/deliveries/:id/redeliver",
       ({ caller, params, body, request, set }) => {
-        if (body !== undefined && body !== null) parseInput(RedeliverBody, body, "Redeliver request");
+        refuseBodyFields(body, "Redeliver request");
         const meta = { actor: caller.actor, correlationId: requestState(request).correlationId };
         const delivery = redeliverWebhook(deps, { tenantId: caller.tenantId, id: params.id }, meta);
         wake();
@@ -106,7 +102,7 @@ export function webhookRoutes(deps: HttpDeps, wake: () => void = () => undefined
           }),
           requestBody: {
             required: false,
-            content: { "application/json": { schema: openApiSchema(RedeliverBody.nullable().describe("No body, {} or null"), "input") } },
+            content: { "application/json": { schema: openApiSchema(EmptyBody.nullable().describe("No body, {} or null"), "input") } },
           },
           responses: {
             202: jsonResponse("The delivery, pending: a new series, or the same one due now", WEBHOOK_DELIVERY_SCHEMA),
