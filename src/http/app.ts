@@ -5,7 +5,7 @@ import { bodyLimitKey, declaredBodyLimits } from "./body-limits";
 import { authenticate } from "./authenticate";
 import { apiDocs } from "./docs";
 import type { HttpDeps } from "./deps";
-import { isJsonMediaType } from "./media";
+import { isJsonMediaType, parseJsonText } from "./media";
 import { jsonResponse } from "./negotiate";
 import { methodNotAllowed, type RouteTable, routeTable } from "./route-table";
 import { problemResponse } from "./problem";
@@ -60,13 +60,7 @@ export function createApp(deps: HttpDeps) {
       const text = await readLimited(request, limit, declared);
       // Any other body (text, CSV, unknown) is read under the same limit and the same rule, so no body
       // an unauthenticated client sends is buffered past maxJsonBodyBytes. JSON routes refuse it with 415.
-      if (!isJsonMediaType(contentType)) return text;
-      if (text.trim() === "") return undefined;
-      try {
-        return JSON.parse(text) as unknown;
-      } catch (error) {
-        throw new ServiceError("MALFORMED_JSON", `The request body is not valid JSON: ${(error as Error).message}`);
-      }
+      return isJsonMediaType(contentType) ? parseJsonText(text) : text;
     })
     .onError(({ request, error, code }) => {
       const state = requestState(request);

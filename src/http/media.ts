@@ -35,8 +35,11 @@ function unsupported(contentType: string): ServiceError {
   return new ServiceError("UNSUPPORTED_MEDIA_TYPE", `This endpoint reads a JSON body; Content-Type "${shown}" is not JSON: ${SEND_JSON}.`);
 }
 
-/** The app's parser reads a body without Content-Type as text; JSON routes read it as JSON. */
-function parseJsonText(text: string): unknown {
+/**
+ * A JSON body's text as a value: undefined when empty, 400 MALFORMED_JSON when not JSON. The app's
+ * parser uses it for JSON content types; JSON routes for a body that came without a Content-Type.
+ */
+export function parseJsonText(text: string): unknown {
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text) as unknown;

@@ -9,3 +9,9 @@ export const systemClock: Clock = { now: () => new Date() };
 export function utcMonth(at: Date): string {
   return at.toISOString().slice(0, 7);
 }
+
+/** Whole seconds from `at` to the start of the next UTC calendar month, when the quota period (utcMonth) rolls over. */
+export function secondsUntilNextUtcMonth(at: Date): number {
+  const next = Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
+  return Math.max(1, Math.ceil((next - at.getTime()) / 1000));
+}

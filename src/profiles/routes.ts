@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { TenantParams } from "@/tenants/schemas";
 import { NoQuery } from "@/http/empty-input";
 import { z } from "zod";
 import { notFound } from "@/errors";
@@ -12,7 +13,6 @@ import { isUuid } from "@/lib/ids";
 import { RiskProfileOptions } from "@/matching/options";
 import { getRiskProfile, setRiskProfile } from "./store";
 
-const TenantParams = z.object({ id: z.string().min(1).max(100).describe("Tenant id (UUID)") }).strict();
 
 /** Admin routes address tenants by UUID; a non-UUID id is simply not found. */
 function tenantId(id: string): string {

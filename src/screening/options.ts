@@ -43,7 +43,8 @@ const resolved = new Map<string, ResolvedOptions>();
 function resolve(profileJson: string | null, enabledJson: string, overrides: RiskProfileOverrides): ResolvedOptions {
   const profile = profileOptionsFromText(profileJson);
   const enabled = new Set((JSON.parse(enabledJson) as string[]).filter(isSourceList));
-  const loosening = looseningIssues(profile, overrides, enabled);
+  const merged = resolveOptions(profile, overrides);
+  const loosening = looseningIssues(profile, overrides, enabled, merged);
   if (loosening.length > 0) {
     throw new ServiceError(
       "VALIDATION_FAILED",
@@ -51,7 +52,6 @@ function resolve(profileJson: string | null, enabledJson: string, overrides: Ris
       { fieldIssues: loosening },
     );
   }
-  const merged = resolveOptions(profile, overrides);
   const lists = merged.lists.filter((list) => enabled.has(list));
   if (lists.length === 0) {
     throw new ServiceError(

@@ -29,8 +29,9 @@ export interface CreatedTenant {
  */
 export async function onboardTenant(ctx: AppContext, rawInput: unknown, meta: CallMeta, lookup?: LookupFn): Promise<CreatedTenant> {
   const input = parseInput(CreateTenantInput, rawInput, "Tenant");
+  // checkReceiverUrl includes the URL policy createTenant applies, so the input is inserted as checked.
   if (input.webhookUrl) await assertReceiverUrl(ctx, input.webhookUrl, "Tenant", lookup);
-  return createTenant(ctx, rawInput, meta);
+  return insertTenant(ctx, input, meta);
 }
 
 /**
@@ -44,6 +45,11 @@ export function createTenant(ctx: AppContext, rawInput: unknown, meta: CallMeta)
     const check = checkWebhookUrl(input.webhookUrl, { allowPrivate: ctx.config.webhooks.allowPrivateNetworks });
     if (!check.ok) throw webhookUrlRefused("Tenant", check.reason);
   }
+  return insertTenant(ctx, input, meta);
+}
+
+/** The tenant row, its audit entry and first API key, in one transaction; the input already validated. */
+function insertTenant(ctx: AppContext, input: CreateTenantInput, meta: CallMeta): CreatedTenant {
   const now = ctx.clock.now();
   const id = newId();
   const secret = input.webhookUrl ? generateWebhookSecret() : null;

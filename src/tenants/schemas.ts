@@ -51,3 +51,6 @@ export interface Tenant {
   createdAt: string;
   updatedAt: string;
 }
+
+/** The `{id}` of a /v1/tenants/{id}/... route (tenant, its keys, quota, webhook, risk profile). */
+export const TenantParams = z.object({ id: z.string().min(1).max(100).describe("Tenant id (UUID)") }).strict();

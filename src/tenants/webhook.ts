@@ -36,21 +36,9 @@ export function webhookUrlRefused(what: string, reason: string): ServiceError {
  */
 export async function checkReceiverUrl(ctx: Pick<AppContext, "config">, url: string, lookup: LookupFn = systemLookup): Promise<UrlCheck> {
   const policy = { allowPrivate: ctx.config.webhooks.allowPrivateNetworks };
-  const check = checkWebhookUrl(url, policy);
-  if (!check.ok) return check;
-  let resolved = false;
-  const target = await checkSendTarget(
-    url,
-    policy,
-    async (host) => {
-      const addresses = await lookup(host);
-      resolved = addresses.length > 0;
-      return addresses;
-    },
-    ctx.config.webhooks.timeoutMs,
-  );
-  // Not ok although the name resolved: a resolved address is private and not allow-listed.
-  return target.ok || !resolved ? check : target;
+  const target = await checkSendTarget(url, policy, lookup, ctx.config.webhooks.timeoutMs);
+  // A name that does not resolve from here is judged by the URL alone; the dispatcher resolves it again.
+  return target.ok || !("unresolved" in target) ? target : checkWebhookUrl(url, policy);
 }
 
 /** Throws the 400 of webhookUrlRefused when checkReceiverUrl refuses `url`. */

@@ -1,5 +1,5 @@
 import { ServiceError } from "@/errors";
-import { utcMonth } from "@/lib/clock";
+import { secondsUntilNextUtcMonth, utcMonth } from "@/lib/clock";
 import { oncePer } from "@/lib/once-per";
 import type { Db } from "@/storage/db";
 import { advanceHead, readHead } from "@/storage/row-cache";
@@ -95,12 +95,6 @@ export function assertQuotaFits(db: Db, tenantId: string, count: number, at: Dat
 export function precheckOneScreen(db: Db, tenantId: string, at: Date): void {
   if (roomLeft(db).get(tenantId) === utcMonth(at)) return;
   assertQuotaFits(db, tenantId, 1, at);
-}
-
-/** Whole seconds from `at` to the start of the next UTC calendar month, when the quota period (utcMonth) rolls over. */
-export function secondsUntilNextUtcMonth(at: Date): number {
-  const next = Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
-  return Math.max(1, Math.ceil((next - at.getTime()) / 1000));
 }
 
 /**

@@ -12,7 +12,10 @@ export const systemLookup: LookupFn = (hostname) => dnsLookup(hostname, { all: t
  * An IP literal was already checked by checkWebhookUrl. fetch resolves the name once more, so a DNS
  * answer that flips between this check and the connect is not covered; redirects are never followed.
  */
-export async function checkSendTarget(raw: string, policy: UrlPolicy, lookup: LookupFn, timeoutMs: number): Promise<UrlCheck> {
+/** A refusal because the name did not resolve (rather than because it resolved somewhere refused). */
+export type SendTargetCheck = UrlCheck | { ok: false; reason: string; unresolved: true };
+
+export async function checkSendTarget(raw: string, policy: UrlPolicy, lookup: LookupFn, timeoutMs: number): Promise<SendTargetCheck> {
   const check = checkWebhookUrl(raw, policy);
   if (!check.ok) return check;
   const host = check.url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
@@ -22,9 +25,9 @@ export async function checkSendTarget(raw: string, policy: UrlPolicy, lookup: Lo
   try {
     addresses = await withTimeout(lookup(host), timeoutMs, `resolving ${host} took longer than ${timeoutMs} ms`);
   } catch (error) {
-    return { ok: false, reason: `could not resolve ${host}: ${(error as Error).message}` };
+    return { ok: false, reason: `could not resolve ${host}: ${(error as Error).message}`, unresolved: true };
   }
-  if (addresses.length === 0) return { ok: false, reason: `${host} resolved to no address` };
+  if (addresses.length === 0) return { ok: false, reason: `${host} resolved to no address`, unresolved: true };
   for (const { address } of addresses) {
     if (isPrivateHost(address.toLowerCase()) && !isAllowListed(address.toLowerCase(), policy.allowPrivate)) {
       return {

@@ -2,7 +2,7 @@ import type { SecretBox } from "@/lib/secret-box";
 import type { AttemptRecord, ClaimedRow } from "./outbox-rows";
 import { checkSendTarget, type LookupFn } from "./send-target";
 import { signWebhook } from "./sign";
-import type { UrlPolicy } from "./url-policy";
+import { originAndPath, type UrlPolicy } from "./url-policy";
 
 export const WEBHOOK_USER_AGENT = "aml-screening-appliance-webhooks/1.0";
 
@@ -42,7 +42,7 @@ export async function prepareReceiver(receiver: Receiver, deps: Pick<SendDeps, "
   }
   const target = await checkSendTarget(receiver.webhookUrl, deps.urlPolicy, deps.lookup, deps.timeoutMs);
   if (!target.ok) return { ok: false, error: `refused by the webhook URL policy: ${target.reason}` };
-  return { ok: true, secret, url: target.url, loggedUrl: `${target.url.origin}${target.url.pathname}` };
+  return { ok: true, secret, url: target.url, loggedUrl: originAndPath(target.url) };
 }
 
 /**

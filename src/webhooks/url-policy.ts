@@ -44,11 +44,15 @@ export function recordableUrl(raw: string | null): string | null;
 export function recordableUrl(raw: string | null): string | null {
   if (raw === null) return null;
   try {
-    const url = new URL(raw);
-    return `${url.origin}${url.pathname}`;
+    return originAndPath(new URL(raw));
   } catch {
     return raw.replace(/[?#].*$/s, "");
   }
+}
+
+/** The parts of a receiver URL that may be recorded: no query string, no fragment. */
+export function originAndPath(url: URL): string {
+  return `${url.origin}${url.pathname}`;
 }
 
 /** True for names and literal addresses that point inside the appliance's own networks. */

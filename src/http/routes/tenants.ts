@@ -18,7 +18,7 @@ import {
   TENANT_SCHEMA,
   TENANT_WITH_SECRET_SCHEMA,
 } from "@/tenants/response-schemas";
-import { CreateTenantInput, SetQuotaInput, SetWebhookInput } from "@/tenants/schemas";
+import { CreateTenantInput, SetQuotaInput, SetWebhookInput, TenantParams } from "@/tenants/schemas";
 import { rotateWebhookSecret, setWebhookUrl } from "@/tenants/webhook";
 import type { HttpDeps } from "../deps";
 import { guard, secured } from "../guard";
@@ -27,7 +27,6 @@ import { JSON_ONLY } from "../negotiate";
 import { jsonResponse, openApiSchema, type ProblemStatus, problemResponses } from "../openapi";
 import { requestState } from "../request-state";
 
-const TenantParams = z.object({ id: z.string().min(1).max(100).describe("Tenant id (UUID)") }).strict();
 const KeyParams = z
   .object({ id: z.string().min(1).max(100).describe("Tenant id (UUID)"), keyId: z.string().min(1).max(100).describe("API key id (keyId)") })
   .strict();

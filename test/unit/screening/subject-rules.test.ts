@@ -7,7 +7,7 @@ import { bulkCsv, displaySentName } from "@/screening/bulk-csv";
 import type { BulkResult, BulkRowSummary } from "@/screening/bulk";
 import { CheckInput } from "@/screening/check";
 import { CONTROL_MESSAGE, hasNameToken, NO_NAME_MESSAGE, Subject } from "@/screening/subject";
-import { secondsUntilNextUtcMonth } from "@/usage/quota";
+import { secondsUntilNextUtcMonth } from "@/lib/clock";
 
 /** Real names, one or two per script: every one must keep passing. */
 const REAL_NAMES = [
