@@ -1,7 +1,8 @@
 import { type AnyElysia, Elysia } from "elysia";
 import { type FieldIssue, ServiceError } from "@/errors";
 import { zodIssues } from "@/lib/validate";
-import { bodyLimitKey, declaredBodyLimits } from "./body-limits";
+import { authorizeAdmin, authorizeTenant } from "@/auth/authorize";
+import { type BodyRule, bodyLimitKey, declaredBodyRules } from "./body-limits";
 import { authenticate } from "./authenticate";
 import { apiDocs } from "./docs";
 import type { HttpDeps } from "./deps";
@@ -27,35 +28,40 @@ type ElysiaError = Error & { code?: unknown; status?: number; validator?: unknow
  */
 export function createApp(deps: HttpDeps) {
   let table: RouteTable | null = null;
-  let bodyLimits: Map<string, number> | null = null;
+  let bodyRules: Map<string, BodyRule> | null = null;
   const jsonLimit = deps.config.maxJsonBodyBytes;
-  /**
-   * The byte limit of a non-multipart body: maxJsonBodyBytes, or more on a route that declares more
-   * (bulk; only a guarded route may, see body-limits.ts). Looked up only for a body over
-   * maxJsonBodyBytes or without a Content-Length.
-   */
-  const bodyLimitFor = (request: Request): number => {
-    bodyLimits ??= declaredBodyLimits(app);
-    const declared = bodyLimits.get(bodyLimitKey(request.method, new URL(request.url).pathname));
-    return declared === undefined ? jsonLimit : Math.max(jsonLimit, declared);
+  /** The route's body rule (body-limits.ts), looked up only for a body over maxJsonBodyBytes or without a Content-Length. */
+  const bodyRuleFor = (request: Request): BodyRule | undefined => {
+    bodyRules ??= declaredBodyRules(app);
+    return bodyRules.get(bodyLimitKey(request.method, new URL(request.url).pathname));
   };
+  /** The byte limit of a non-multipart body: maxJsonBodyBytes, or more on a route that declares more (bulk). */
+  const bodyLimitFor = (request: Request): number => Math.max(jsonLimit, bodyRuleFor(request)?.maxJsonBytes ?? 0);
   const app = new Elysia()
     .onRequest(({ request }) => {
       beginRequest(request);
       enforceBodyLimit(request, deps, bodyLimitFor);
     })
     .onParse(async ({ request, contentType }) => {
-      if (contentType.startsWith("multipart/form-data")) return;
       const declared = declaredLength(request);
-      let limit = jsonLimit;
       // Elysia parses before the guard's transform authenticates. Anyone may make the server read up
-      // to maxJsonBodyBytes; a route that takes more (bulk) reads more only for an authenticated
-      // caller. So a body that may be larger (declared larger, or chunked) is authenticated first, on
-      // such a route: 401 before a byte of it is read, and the guard reuses the principal. A body
-      // declared within maxJsonBodyBytes takes none of this.
-      if ((declared === null || declared > jsonLimit) && request.body) {
-        limit = bodyLimitFor(request);
-        if (limit > jsonLimit) await authenticateBeforeBody(deps, request);
+      // to maxJsonBodyBytes; a route that takes more (bulk's JSON, the list upload's multipart, which
+      // Elysia reads in full up to maxUploadBytes) reads more only for a caller its policy admits. So
+      // a body that may be larger (declared larger, or chunked) is authorized first on such a route:
+      // 401 or 403 before a byte of it is read, and the guard reuses the principal. A body declared
+      // within maxJsonBodyBytes takes none of this.
+      const mayBeLarge = (declared === null || declared > jsonLimit) && request.body !== null;
+      if (contentType.startsWith("multipart/form-data")) {
+        // No other route reads a multipart body at all (media.ts's jsonBody).
+        const rule = mayBeLarge ? bodyRuleFor(request) : undefined;
+        if (rule?.multipart) await authorizeBeforeBody(deps, request, rule);
+        return;
+      }
+      let limit = jsonLimit;
+      const rule = mayBeLarge ? bodyRuleFor(request) : undefined;
+      if (rule?.maxJsonBytes && rule.maxJsonBytes > jsonLimit) {
+        limit = rule.maxJsonBytes;
+        await authorizeBeforeBody(deps, request, rule);
       }
       const text = await readLimited(request, limit, declared);
       // Any other body (text, CSV, unknown) is read under the same limit and the same rule, so no body
@@ -135,12 +141,15 @@ function enforceBodyLimit(request: Request, deps: HttpDeps, bodyLimitFor: (reque
 }
 
 /**
- * Authenticates the caller before a body over maxJsonBodyBytes is read (the guard would only do so
- * after parsing), and keeps the principal for the guard. Throws the guard's 401 when that fails.
+ * Authenticates and authorizes the caller for the route's policy before a body over maxJsonBodyBytes
+ * is read (the guard would only do so after parsing), and keeps the principal for the guard. Throws
+ * the guard's 401 or 403 when that fails.
  */
-async function authenticateBeforeBody(deps: HttpDeps, request: Request): Promise<void> {
+async function authorizeBeforeBody(deps: HttpDeps, request: Request, rule: BodyRule): Promise<void> {
   const state = requestState(request);
   state.principal ??= await authenticate(deps, request);
+  if (rule.policy === "Admin") authorizeAdmin(state.principal);
+  else authorizeTenant(deps.db, state.principal, rule.policy);
 }
 
 /** Reads a body up to `limit` bytes; a chunked body without Content-Length is cut off at the limit too. */
