@@ -1,6 +1,6 @@
 import { notFound } from "@/errors";
 import type { Db } from "@/storage/db";
-import type { AttemptRow, DeliveryStatus, OutboxRow } from "./outbox-rows";
+import { type AttemptRow, DELIVERY_STATUSES, type DeliveryStatus, type OutboxRow } from "./outbox-rows";
 import type { WebhookEvent, WebhookPayload } from "./payload";
 
 /** A delivery as the API shows it: state and last outcome, never the secret or the tenant's URL. */
@@ -59,6 +59,25 @@ export function toDelivery(row: OutboxRow): WebhookDelivery {
   };
 }
 
+/**
+ * The WHERE of a tenant's deliveries under a filter. The status goes in as a literal (checked against
+ * DELIVERY_STATUSES, never the caller's text): SQLite uses a partial index (webhook_outbox_dead) only
+ * when the query states its condition, which a bound parameter does not.
+ */
+export function deliveryWhere(tenantId: string, filter: DeliveryFilter): { sql: string; params: string[] } {
+  const parts = ["tenant_id = ?"];
+  const params: string[] = [tenantId];
+  if (filter.status) {
+    if (!DELIVERY_STATUSES.includes(filter.status)) throw new Error(`unknown delivery status ${JSON.stringify(filter.status)}`);
+    parts.push(`status = '${filter.status}'`);
+  }
+  if (filter.event) {
+    parts.push("event = ?");
+    params.push(filter.event);
+  }
+  return { sql: parts.join(" AND "), params };
+}
+
 /** One page of a tenant's deliveries, newest first, with the total for the same filter. */
 export function listDeliveries(
   db: Db,
@@ -66,17 +85,7 @@ export function listDeliveries(
   filter: DeliveryFilter,
   page: { skip: number; take: number },
 ): { items: WebhookDelivery[]; total: number } {
-  const parts = ["tenant_id = ?"];
-  const params: string[] = [tenantId];
-  if (filter.status) {
-    parts.push("status = ?");
-    params.push(filter.status);
-  }
-  if (filter.event) {
-    parts.push("event = ?");
-    params.push(filter.event);
-  }
-  const where = parts.join(" AND ");
+  const { sql: where, params } = deliveryWhere(tenantId, filter);
   const total = db.sqlite.query<{ n: number }, string[]>(`SELECT count(*) AS n FROM webhook_outbox WHERE ${where}`).get(...params)?.n ?? 0;
   const rows = db.sqlite
     .query<OutboxRow, (string | number)[]>(`SELECT * FROM webhook_outbox WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)

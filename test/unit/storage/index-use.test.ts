@@ -2,6 +2,7 @@ import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { auditWhere } from "@/audit/list";
 import { migrate } from "@/storage/migrate";
+import { deliveryWhere } from "@/webhooks/deliveries";
 
 /**
  * Migration 0004 replaced full indexes with partial ones, which SQLite uses only when the query
@@ -61,5 +62,18 @@ describe("partial indexes are used by the queries they were made for", () => {
   test("lookups by user reference and by rescreen_of read their partial indexes", () => {
     expect(plan("SELECT id FROM screenings WHERE tenant_id = ? AND user_reference = ?", ["t", "ref"])).toContain("screenings_tenant_reference");
     expect(plan("SELECT id FROM screenings WHERE rescreen_of = ?", ["s"])).toContain("screenings_rescreen_of");
+  });
+
+  test("the delivery log's status=dead reads webhook_outbox_dead, in its order, without a sort", () => {
+    const where = deliveryWhere("tenant-1", { status: "dead" });
+    const count = plan(`SELECT count(*) FROM webhook_outbox WHERE ${where.sql}`, where.params);
+    const page = plan(`SELECT * FROM webhook_outbox WHERE ${where.sql} ORDER BY created_at DESC, id DESC LIMIT 50 OFFSET 0`, where.params);
+    expect(count).toContain("webhook_outbox_dead");
+    expect(page).toContain("webhook_outbox_dead");
+    expect(page).not.toContain("TEMP B-TREE");
+  });
+
+  test("a status outside DELIVERY_STATUSES never reaches the SQL", () => {
+    expect(() => deliveryWhere("tenant-1", { status: "dead' OR '1'='1" as "dead" })).toThrow("unknown delivery status");
   });
 });
