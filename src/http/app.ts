@@ -6,7 +6,7 @@ import { type BodyRule, bodyLimitKey, declaredBodyRules } from "./body-limits";
 import { authenticate } from "./authenticate";
 import { apiDocs } from "./docs";
 import type { HttpDeps } from "./deps";
-import { isJsonMediaType, parseJsonText } from "./media";
+import { isJsonMediaType, parseJsonText, UNREAD } from "./media";
 import { jsonResponse } from "./negotiate";
 import { methodNotAllowed, type RouteTable, routeTable } from "./route-table";
 import { problemResponse } from "./problem";
@@ -30,17 +30,15 @@ export function createApp(deps: HttpDeps) {
   let table: RouteTable | null = null;
   let bodyRules: Map<string, BodyRule> | null = null;
   const jsonLimit = deps.config.maxJsonBodyBytes;
-  /** The route's body rule (body-limits.ts), looked up only for a body over maxJsonBodyBytes or without a Content-Length. */
+  /** The route's body rule (body-limits.ts), looked up for a multipart body or one over maxJsonBodyBytes or without a Content-Length. */
   const bodyRuleFor = (request: Request): BodyRule | undefined => {
     bodyRules ??= declaredBodyRules(app);
     return bodyRules.get(bodyLimitKey(request.method, new URL(request.url).pathname));
   };
-  /** The byte limit of a non-multipart body: maxJsonBodyBytes, or more on a route that declares more (bulk). */
-  const bodyLimitFor = (request: Request): number => Math.max(jsonLimit, bodyRuleFor(request)?.maxJsonBytes ?? 0);
   const app = new Elysia()
     .onRequest(({ request }) => {
       beginRequest(request);
-      enforceBodyLimit(request, deps, bodyLimitFor);
+      enforceBodyLimit(request, deps, bodyRuleFor);
     })
     .onParse(async ({ request, contentType }) => {
       const declared = declaredLength(request);
@@ -52,9 +50,12 @@ export function createApp(deps: HttpDeps) {
       // within maxJsonBodyBytes takes none of this.
       const mayBeLarge = (declared === null || declared > jsonLimit) && request.body !== null;
       if (contentType.startsWith("multipart/form-data")) {
-        // No other route reads a multipart body at all (media.ts's jsonBody).
-        const rule = mayBeLarge ? bodyRuleFor(request) : undefined;
-        if (rule?.multipart) await authorizeBeforeBody(deps, request, rule);
+        // Returning nothing lets Elysia read the upload; only a route that takes one gets that. Any
+        // other route gets its multipart body unread: a JSON route answers 415 (media.ts), a route
+        // that takes no body ignores it.
+        const rule = bodyRuleFor(request);
+        if (!rule?.multipart) return UNREAD;
+        if (mayBeLarge) await authorizeBeforeBody(deps, request, rule);
         return;
       }
       let limit = jsonLimit;
@@ -116,6 +117,9 @@ export function createApp(deps: HttpDeps) {
     .use(auditRoutes(deps))
     .use(tenantRoutes(deps));
   for (const extend of deps.extraRoutes ?? []) app.use(extend(deps));
+  // Read now, with every route in place: a route that declares a body rule it may not have (a
+  // parameterised path, no policy) stops the server at startup, not its first large request.
+  bodyRules = declaredBodyRules(app);
   return app;
 }
 
@@ -128,13 +132,15 @@ function declaredLength(request: Request): number | null {
   return Number(header);
 }
 
-function enforceBodyLimit(request: Request, deps: HttpDeps, bodyLimitFor: (request: Request) => number): void {
+function enforceBodyLimit(request: Request, deps: HttpDeps, bodyRuleFor: (request: Request) => BodyRule | undefined): void {
   const length = declaredLength(request) ?? 0;
-  const type = request.headers.get("content-type") ?? "";
-  let limit: number;
-  if (type.startsWith("multipart/form-data")) limit = deps.config.maxUploadBytes;
-  else if (length <= deps.config.maxJsonBodyBytes) return;
-  else limit = bodyLimitFor(request);
+  const jsonLimit = deps.config.maxJsonBodyBytes;
+  if (length <= jsonLimit) return;
+  const rule = bodyRuleFor(request);
+  const multipart = (request.headers.get("content-type") ?? "").startsWith("multipart/form-data");
+  // A multipart body is limited by maxUploadBytes on an upload route; elsewhere it is never read, and
+  // is judged by the JSON limit like any other body, so a large one is 413 from its Content-Length.
+  const limit = multipart && rule?.multipart ? deps.config.maxUploadBytes : Math.max(jsonLimit, rule?.maxJsonBytes ?? 0);
   if (length > limit) {
     throw new ServiceError("PAYLOAD_TOO_LARGE", `The request body is ${length} bytes; the limit for this route and content type is ${limit} bytes.`);
   }

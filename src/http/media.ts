@@ -17,8 +17,11 @@ import { chooseRepresentation, type Representation, rememberRepresentation } fro
  * query/params validation, before the handler. The cost is a header read or two per request.
  */
 
-/** What this route's parse hook leaves when the app's parser read nothing (an empty JSON body, or a multipart body it leaves unread). */
-const UNREAD = Symbol("unread body");
+/**
+ * The body of a request whose body was left unread: a multipart body on a route that takes no upload
+ * (app.ts), or what a jsonBody route's own parse hook leaves when the app's parser returned nothing.
+ */
+export const UNREAD = Symbol("unread body");
 
 /** application/json or a structured-syntax JSON type (application/vnd.api+json), parameters (charset) aside. */
 export function isJsonMediaType(contentType: string): boolean {

@@ -10,9 +10,10 @@ import { makeTenant } from "../helpers/tenants";
 /**
  * The bulk route takes bodies up to 64 MiB, other JSON routes maxJsonBodyBytes (4 MiB by default).
  * Elysia parses a body before the guard authenticates, so a body that may be over maxJsonBodyBytes
- * (declared so, or chunked) is authenticated first: an unauthenticated client gets 401 before a byte
- * of it is read and cannot make the server buffer or parse more than maxJsonBodyBytes. The guard
- * then reuses that authentication instead of running it again.
+ * (declared so, or chunked) is authorized for the route's policy first: a client without a valid
+ * credential gets 401, one without the role 403, before a byte of it is read, and cannot make the
+ * server buffer or parse more than maxJsonBodyBytes. The guard then reuses that authentication
+ * instead of running it again.
  */
 let world: ListServer;
 let tenant: ReturnType<typeof makeTenant>;
@@ -39,7 +40,7 @@ const rows = [{ fullName: "Customer One" }, { fullName: "Customer Two" }];
 const headersOnly = (head: string[], bodyStart: string) => rawHeadersOnly(world.server.port, head, bodyStart);
 const bulkHead = (...extra: string[]) => ["POST /v1/screenings/bulk HTTP/1.1", `Host: 127.0.0.1:${world.server.port}`, "Content-Type: application/json", ...extra];
 
-describe("a bulk body over maxJsonBodyBytes is read only for an authenticated caller", () => {
+describe("a bulk body over maxJsonBodyBytes is read only for an authorized caller", () => {
   test("no credential, Content-Length 10 MB: 401 at once, without the body (which never comes)", async () => {
     const answer = await headersOnly(bulkHead("Content-Length: 10000000"), "[");
     expect(answer.status).toBe(401);
@@ -84,7 +85,7 @@ describe("a bulk body over maxJsonBodyBytes is read only for an authenticated ca
   });
 });
 
-describe("an authenticated caller's large bulk is read, and authenticated once", () => {
+describe("an authorized caller's large bulk is read, and authenticated once", () => {
   /** Two rows padded with whitespace past maxJsonBodyBytes. */
   const padded = `[${JSON.stringify(rows[0])},${" ".repeat(JSON_LIMIT)}${JSON.stringify(rows[1])}]`;
 
@@ -171,6 +172,24 @@ describe("a list upload over maxJsonBodyBytes is read only for an admin", () => 
       expect(answer.status).toBe(403);
       expect(JSON.parse(answer.body).code).toBe("FORBIDDEN");
     }
+  });
+
+  test("on a route that takes no upload, a multipart body is never read: 413 from a large Content-Length, 401 for a chunked one", async () => {
+    for (const path of [`/v1/tenants/${tenant.tenant.id}/api-keys`, `/v1/tenants/${tenant.tenant.id}/webhook/secret`, "/v1/screenings/check"]) {
+      const head = (...extra: string[]) => [`POST ${path} HTTP/1.1`, `Host: 127.0.0.1:${world.server.port}`, "Content-Type: multipart/form-data; boundary=aml-boundary", ...extra];
+      const declared = await headersOnly(head("Content-Length: 10000000"), partStart);
+      expect([path, declared.status, JSON.parse(declared.body).code]).toEqual([path, 413, "PAYLOAD_TOO_LARGE"]);
+      const chunked = await headersOnly(head("Transfer-Encoding: chunked"), `${partStart.length.toString(16)}\r\n${partStart}\r\n`);
+      expect([path, chunked.status, JSON.parse(chunked.body).code]).toEqual([path, 401, "UNAUTHENTICATED"]);
+    }
+  });
+
+  test("an admin's small multipart body on a route that takes none is ignored, as the route says", async () => {
+    const form = new FormData();
+    form.append("file", new Blob(["not read"]), "note.txt");
+    const res = await call(world.server.url, `/v1/tenants/${tenant.tenant.id}/api-keys?label=multipart`, { method: "POST", headers: { authorization: "Bearer admin-token" }, body: form });
+    expect(res.status).toBe(201);
+    expect(json<{ label: string; apiKey: string }>(res)).toMatchObject({ label: "multipart", apiKey: expect.stringMatching(/^aml_/) });
   });
 
   test(
