@@ -28,13 +28,11 @@ type ElysiaError = Error & { code?: unknown; status?: number; validator?: unknow
  */
 export function createApp(deps: HttpDeps) {
   let table: RouteTable | null = null;
-  let bodyRules: Map<string, BodyRule> | null = null;
+  /** Filled once every route is in place (the end of this function), before any request arrives. */
+  let bodyRules = new Map<string, BodyRule>();
   const jsonLimit = deps.config.maxJsonBodyBytes;
   /** The route's body rule (body-limits.ts), looked up for a multipart body or one over maxJsonBodyBytes or without a Content-Length. */
-  const bodyRuleFor = (request: Request): BodyRule | undefined => {
-    bodyRules ??= declaredBodyRules(app);
-    return bodyRules.get(bodyLimitKey(request.method, new URL(request.url).pathname));
-  };
+  const bodyRuleFor = (request: Request): BodyRule | undefined => bodyRules.get(bodyLimitKey(request.method, new URL(request.url).pathname));
   const app = new Elysia()
     .onRequest(({ request }) => {
       beginRequest(request);

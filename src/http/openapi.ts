@@ -26,6 +26,11 @@ export function openApiSchema(schema: z.ZodType, io: "input" | "output"): OpenAp
   return z.toJSONSchema(schema, { io, unrepresentable: "any" }) as OpenApiSchema;
 }
 
+/** An operation's JSON request body, described by the zod schema that validates it. */
+export function jsonRequestBody(schema: z.ZodType, required = true) {
+  return { required, content: { "application/json": { schema: openApiSchema(schema, "input") } } };
+}
+
 /**
  * A schema published once under components.schemas and referenced wherever it is used: it
  * serialises as its `$ref`, and finishDocument() collects the schema itself into components.

@@ -1,4 +1,5 @@
 import type { Principal } from "@/auth/principal";
+import type { CallMeta } from "@/context";
 
 /**
  * Per-request facts set in onRequest, before Elysia parses anything, so they exist on every path:
@@ -9,8 +10,9 @@ export interface RequestState {
   startedAt: number;
   tenantId?: string;
   /**
-   * The caller, when it was authenticated before the body was read: a body over maxJsonBodyBytes
-   * (app.ts onParse). The guard uses it instead of authenticating again.
+   * The caller, when it was authenticated (and authorized) before the body was read: a body that may
+   * be over maxJsonBodyBytes on a route that takes one (app.ts onParse). The guard uses it instead of
+   * authenticating again.
    */
   principal?: Principal;
   /** Set when an error produced the response, for the access log. */
@@ -34,4 +36,9 @@ export function beginRequest(request: Request): RequestState {
 
 export function requestState(request: Request): RequestState {
   return states.get(request) ?? beginRequest(request);
+}
+
+/** Who made this call and its correlation id, for the audit entry a write records. */
+export function callMeta(caller: Pick<Principal, "actor">, request: Request): CallMeta {
+  return { actor: caller.actor, correlationId: requestState(request).correlationId };
 }

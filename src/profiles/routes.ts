@@ -1,24 +1,16 @@
 import { Elysia } from "elysia";
-import { TenantParams } from "@/tenants/schemas";
+import { TenantParams, tenantIdFromPath } from "@/tenants/schemas";
 import { NoQuery } from "@/http/empty-input";
 import { z } from "zod";
-import { notFound } from "@/errors";
 import type { HttpDeps } from "@/http/deps";
 import { guard, secured } from "@/http/guard";
 import { media } from "@/http/media";
 import { JSON_ONLY } from "@/http/negotiate";
-import { jsonResponse, openApiSchema, problemResponses, schemaComponent } from "@/http/openapi";
-import { requestState } from "@/http/request-state";
-import { isUuid } from "@/lib/ids";
+import { jsonRequestBody, jsonResponse, problemResponses, schemaComponent } from "@/http/openapi";
+import { callMeta } from "@/http/request-state";
 import { RiskProfileOptions } from "@/matching/options";
 import { getRiskProfile, setRiskProfile } from "./store";
 
-
-/** Admin routes address tenants by UUID; a non-UUID id is simply not found. */
-function tenantId(id: string): string {
-  if (!isUuid(id)) throw notFound(`Tenant ${id}`);
-  return id;
-}
 
 /** Response shape for the OpenAPI description only (test/http/admin-media.test.ts checks real answers against it). */
 export const RiskProfileResponse = z
@@ -46,7 +38,7 @@ export function profileRoutes(deps: HttpDeps) {
   return new Elysia()
     .use(guard(deps))
     .use(media())
-    .get("/v1/tenants/:id/risk-profile", ({ params }) => getRiskProfile(deps.db, tenantId(params.id)), {
+    .get("/v1/tenants/:id/risk-profile", ({ params }) => getRiskProfile(deps.db, tenantIdFromPath(params.id)), {
       admin: true,
       produces: JSON_ONLY,
       params: TenantParams,
@@ -64,7 +56,7 @@ export function profileRoutes(deps: HttpDeps) {
       "/v1/tenants/:id/risk-profile",
       // Validated by the verb, once (RiskProfileOptions): the route has no body schema, so a non-JSON body is 415, not 400.
       ({ admin, params, body, request }) =>
-        setRiskProfile(deps, tenantId(params.id), body, { actor: admin.actor, correlationId: requestState(request).correlationId }),
+        setRiskProfile(deps, tenantIdFromPath(params.id), body, callMeta(admin, request)),
       {
         admin: true,
         produces: JSON_ONLY,
@@ -77,7 +69,7 @@ export function profileRoutes(deps: HttpDeps) {
             description: `Body: the options; omitted fields take their documented defaults (replace, not merge). 400 names each field out of range or unknown; 404 for an unknown tenant. Screens started after the response use it; rescreens keep their original options. Audited as profile.set. A 406 (Accept allows no JSON type) or 415 (a Content-Type other than application/json or application/*+json) is answered before anything is written. No query parameters. ${PROFILE_SHAPE}`,
             tags: ["Risk profiles (admin)"],
           }),
-          requestBody: { required: true, content: { "application/json": { schema: openApiSchema(RiskProfileOptions, "input") } } },
+          requestBody: jsonRequestBody(RiskProfileOptions),
           responses: {
             200: jsonResponse("The new risk profile", RISK_PROFILE_SCHEMA),
             ...problemResponses([400, 401, 403, 404, 406, 413, 415], {

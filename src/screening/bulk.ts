@@ -114,7 +114,8 @@ function screenedRow(index: number, r: ScreeningRecord): BulkRowSummary {
   return { index, status: "screened", screeningId: r.id, userReference: r.userReference, ...outcomeSummary(r), error: null };
 }
 
-function failedRow(index: number, row: unknown, error: BulkRowError): BulkRowSummary {
+/** A row that was not screened: its error, and the userReference it was sent with (echoReference). */
+export function failedRow(index: number, row: unknown, error: BulkRowError): BulkRowSummary {
   return {
     index,
     status: "failed",

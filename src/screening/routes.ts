@@ -1,16 +1,14 @@
 import { Elysia } from "elysia";
-import { EmptyBody, NoQuery, refuseBodyFields } from "@/http/empty-input";
+import { EMPTY_REQUEST_BODY, NoQuery, refuseBodyFields } from "@/http/empty-input";
 import { z } from "zod";
-import type { TenantCaller } from "@/auth/principal";
-import type { CallMeta } from "@/context";
 import { ServiceError } from "@/errors";
 import { MAX_BODY_BYTES } from "@/http/body-limits";
 import type { HttpDeps } from "@/http/deps";
 import { guard, secured } from "@/http/guard";
 import { media } from "@/http/media";
 import { decidedRepresentation, JSON_ONLY, JSON_OR_CSV } from "@/http/negotiate";
-import { jsonContent, jsonResponse, openApiSchema, PARAMETERS, problemResponses } from "@/http/openapi";
-import { requestState } from "@/http/request-state";
+import { jsonContent, jsonRequestBody, jsonResponse, PARAMETERS, problemResponses } from "@/http/openapi";
+import { callMeta, requestState } from "@/http/request-state";
 import { MAX_BULK_ROWS, bulkScreen } from "./bulk";
 import { bulkCsv } from "./bulk-csv";
 import { CheckInput, checkScreening } from "./check";
@@ -49,10 +47,6 @@ const BulkQuery = z
   .strict();
 
 type ResponseSet = { headers: Record<string, unknown> };
-
-function meta(caller: TenantCaller, request: Request): CallMeta {
-  return { actor: caller.actor, correlationId: requestState(request).correlationId };
-}
 
 function respond(outcome: ScreenOutcome, set: ResponseSet) {
   set.headers.location = `/v1/screenings/${outcome.record.id}`;
@@ -104,7 +98,7 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
             // Validated by the verb, once (CheckInput): the route has no body schema of its own.
             input: body,
             idempotencyKey: parseIdempotencyKey(request.headers.get("idempotency-key")),
-            meta: meta(caller, request),
+            meta: callMeta(caller, request),
           }),
           set,
         ),
@@ -120,7 +114,7 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
             tags: ["Screening"],
           }),
           parameters: [PARAMETERS.idempotencyKey],
-          requestBody: { required: true, content: { "application/json": { schema: openApiSchema(CheckInput, "input") } } },
+          requestBody: jsonRequestBody(CheckInput),
           responses: {
             200: jsonResponse("The screening; for a replayed Idempotency-Key, the original one", SCREENING_SCHEMA, SCREEN_HEADERS),
             ...problemResponses([400, 401, 403, 406, 413, 415, 422, 429, 503], SCREEN_PROBLEMS),
@@ -133,7 +127,7 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
       async ({ caller, body, request }) => {
         refuseIdempotencyKey(request);
         // Validated by the verb: row by row, so a bad row fails alone.
-        const result = await bulkScreen(screening, { tenantId: caller.tenantId, input: body, meta: meta(caller, request) });
+        const result = await bulkScreen(screening, { tenantId: caller.tenantId, input: body, meta: callMeta(caller, request) });
         // The representation was chosen before screening (format, else Accept), so this cannot be a 406.
         if (decidedRepresentation(request) !== "text/csv") return { rows: result.rows, summary: result.summary };
         return new Response(bulkCsv(result), {
@@ -158,7 +152,7 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
             tags: ["Screening"],
           }),
           [MAX_BODY_BYTES]: bulkLimit,
-          requestBody: { required: true, content: { "application/json": { schema: openApiSchema(BulkRequest, "input") } } },
+          requestBody: jsonRequestBody(BulkRequest),
           responses: {
             200: {
               description: "Per-row results and the summary (JSON), or one CSV line per input row",
@@ -206,7 +200,7 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
             tenantId: caller.tenantId,
             id: params.id,
             idempotencyKey: parseIdempotencyKey(request.headers.get("idempotency-key")),
-            meta: meta(caller, request),
+            meta: callMeta(caller, request),
           }),
           set,
         );
@@ -224,10 +218,7 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
             tags: ["Screening"],
           }),
           parameters: [PARAMETERS.idempotencyKey],
-          requestBody: {
-            required: false,
-            content: { "application/json": { schema: openApiSchema(EmptyBody.nullable().describe("No body, {} or null"), "input") } },
-          },
+          requestBody: EMPTY_REQUEST_BODY,
           responses: {
             200: jsonResponse("The new screening; for a replayed Idempotency-Key, the original re-screen", SCREENING_SCHEMA, SCREEN_HEADERS),
             ...problemResponses([400, 401, 403, 404, 406, 409, 413, 415, 422, 429, 503], {

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { notFound } from "@/errors";
+import { isUuid } from "@/lib/ids";
 import { SOURCE_LISTS } from "@/watchlists/entity";
 
 export const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -54,3 +56,9 @@ export interface Tenant {
 
 /** The `{id}` of a /v1/tenants/{id}/... route (tenant, its keys, quota, webhook, risk profile). */
 export const TenantParams = z.object({ id: z.string().min(1).max(100).describe("Tenant id (UUID)") }).strict();
+
+/** Admin routes address tenants by UUID; a non-UUID id is simply not found. */
+export function tenantIdFromPath(id: string): string {
+  if (!isUuid(id)) throw notFound(`Tenant ${id}`);
+  return id;
+}

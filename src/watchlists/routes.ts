@@ -6,7 +6,7 @@ import { guard, secured } from "@/http/guard";
 import { media } from "@/http/media";
 import { JSON_ONLY } from "@/http/negotiate";
 import { jsonResponse, problemResponses } from "@/http/openapi";
-import { requestState } from "@/http/request-state";
+import { callMeta } from "@/http/request-state";
 import { ListParseError } from "./errors";
 import { importListFiles } from "./import";
 import { IMPORT_REPORT_SCHEMA, LISTS_VERSION_SCHEMA } from "./response-schemas";
@@ -83,7 +83,7 @@ export function listRoutes<Index>(deps: HttpDeps, runtime: () => WatchlistRuntim
         }
         if (files.length === 0) throw new ServiceError("VALIDATION_FAILED", "No file in the upload.", { fieldIssues: [{ field: "file", message: "is required" }] });
         try {
-          const report = await importListFiles(deps.db, files, { actor: admin.actor, correlationId: requestState(request).correlationId });
+          const report = await importListFiles(deps.db, files, callMeta(admin, request));
           await runtime().refresh();
           set.status = 201;
           return report;

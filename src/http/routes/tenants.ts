@@ -1,10 +1,6 @@
 import { Elysia } from "elysia";
 import { NoQuery } from "@/http/empty-input";
 import { z } from "zod";
-import type { Principal } from "@/auth/principal";
-import type { CallMeta } from "@/context";
-import { isUuid } from "@/lib/ids";
-import { notFound } from "@/errors";
 import { onboardTenant } from "@/tenants/create";
 import { getTenant, listTenants } from "@/tenants/get";
 import { issueApiKey, listApiKeys, revokeApiKey } from "@/tenants/keys";
@@ -18,14 +14,14 @@ import {
   TENANT_SCHEMA,
   TENANT_WITH_SECRET_SCHEMA,
 } from "@/tenants/response-schemas";
-import { CreateTenantInput, SetQuotaInput, SetWebhookInput, TenantParams } from "@/tenants/schemas";
+import { CreateTenantInput, SetQuotaInput, SetWebhookInput, TenantParams, tenantIdFromPath } from "@/tenants/schemas";
 import { rotateWebhookSecret, setWebhookUrl } from "@/tenants/webhook";
 import type { HttpDeps } from "../deps";
 import { guard, secured } from "../guard";
 import { media } from "../media";
 import { JSON_ONLY } from "../negotiate";
-import { jsonResponse, openApiSchema, type ProblemStatus, problemResponses } from "../openapi";
-import { requestState } from "../request-state";
+import { jsonRequestBody, jsonResponse, type ProblemStatus, problemResponses } from "../openapi";
+import { callMeta } from "../request-state";
 
 const KeyParams = z
   .object({ id: z.string().min(1).max(100).describe("Tenant id (UUID)"), keyId: z.string().min(1).max(100).describe("API key id (keyId)") })
@@ -36,16 +32,6 @@ const IssueKeyQuery = z
     role: z.enum(["compliance_analyst", "auditor"]).optional().describe("compliance_analyst (default) or auditor (read only)"),
   })
   .strict();
-
-function adminMeta(admin: Principal, request: Request): CallMeta {
-  return { actor: admin.actor, correlationId: requestState(request).correlationId };
-}
-
-/** Admin routes address tenants by UUID; a non-UUID id is simply not found. */
-function tenantId(id: string): string {
-  if (!isUuid(id)) throw notFound(`Tenant ${id}`);
-  return id;
-}
 
 const MEDIA =
   "A 406 (Accept allows no JSON type) or 415 (a Content-Type other than application/json or application/*+json) is answered before anything is read or written.";
@@ -64,7 +50,6 @@ const WRITE_DESCRIPTIONS = {
 } as const;
 
 /** A JSON request body, as documented; the verb validates it (the route has no body schema, so 415 comes before 400). */
-const jsonRequestBody = (schema: z.ZodType) => ({ required: true, content: { "application/json": { schema: openApiSchema(schema, "input") } } });
 
 /** Onboarding, key, quota and webhook management: bearer token with the admin role only (spec, Authentication rule 2). */
 export function tenantRoutes(deps: HttpDeps) {
@@ -75,7 +60,7 @@ export function tenantRoutes(deps: HttpDeps) {
       "/v1/tenants",
       async ({ admin, body, request, set }) => {
         // Validated by the verb, once (CreateTenantInput).
-        const created = await onboardTenant(deps, body, adminMeta(admin, request), deps.receiverLookup);
+        const created = await onboardTenant(deps, body, callMeta(admin, request), deps.receiverLookup);
         set.status = 201;
         set.headers.location = `/v1/tenants/${created.tenant.id}`;
         return {
@@ -115,7 +100,7 @@ export function tenantRoutes(deps: HttpDeps) {
         responses: { 200: jsonResponse("Every tenant", TENANT_LIST_SCHEMA), ...problemResponses(ADMIN_PROBLEMS, ADMIN_DESCRIPTIONS) },
       },
     })
-    .get("/v1/tenants/:id", ({ params }) => getTenant(deps.db, tenantId(params.id)), {
+    .get("/v1/tenants/:id", ({ params }) => getTenant(deps.db, tenantIdFromPath(params.id)), {
       admin: true,
       produces: JSON_ONLY,
       params: TenantParams,
@@ -125,7 +110,7 @@ export function tenantRoutes(deps: HttpDeps) {
         responses: { 200: jsonResponse("The tenant", TENANT_SCHEMA), ...problemResponses([...ADMIN_PROBLEMS, 404], ADMIN_DESCRIPTIONS) },
       },
     })
-    .get("/v1/tenants/:id/api-keys", ({ params }) => ({ items: listApiKeys(deps, tenantId(params.id)) }), {
+    .get("/v1/tenants/:id/api-keys", ({ params }) => ({ items: listApiKeys(deps, tenantIdFromPath(params.id)) }), {
       admin: true,
       produces: JSON_ONLY,
       params: TenantParams,
@@ -144,8 +129,8 @@ export function tenantRoutes(deps: HttpDeps) {
       ({ admin, params, query, request, set }) => {
         const issued = issueApiKey(
           deps,
-          { tenant: tenantId(params.id), label: query.label ?? null, role: query.role },
-          adminMeta(admin, request),
+          { tenant: tenantIdFromPath(params.id), label: query.label ?? null, role: query.role },
+          callMeta(admin, request),
         );
         set.status = 201;
         return { ...issued.key, apiKey: issued.apiKey };
@@ -172,7 +157,7 @@ export function tenantRoutes(deps: HttpDeps) {
     .delete(
       "/v1/tenants/:id/api-keys/:keyId",
       ({ admin, params, request }) =>
-        revokeApiKey(deps, { tenant: tenantId(params.id), keyId: params.keyId }, adminMeta(admin, request)),
+        revokeApiKey(deps, { tenant: tenantIdFromPath(params.id), keyId: params.keyId }, callMeta(admin, request)),
       {
         admin: true,
         produces: JSON_ONLY,
@@ -195,7 +180,7 @@ export function tenantRoutes(deps: HttpDeps) {
         },
       },
     )
-    .put("/v1/tenants/:id/quota", ({ admin, params, body, request }) => setQuota(deps, tenantId(params.id), body, adminMeta(admin, request)), {
+    .put("/v1/tenants/:id/quota", ({ admin, params, body, request }) => setQuota(deps, tenantIdFromPath(params.id), body, callMeta(admin, request)), {
       admin: true,
       produces: JSON_ONLY,
       jsonBody: "required",
@@ -217,7 +202,7 @@ export function tenantRoutes(deps: HttpDeps) {
     .put(
       "/v1/tenants/:id/webhook",
       async ({ admin, params, body, request }) => {
-        const updated = await setWebhookUrl(deps, tenantId(params.id), body, adminMeta(admin, request), deps.receiverLookup);
+        const updated = await setWebhookUrl(deps, tenantIdFromPath(params.id), body, callMeta(admin, request), deps.receiverLookup);
         return { ...updated.tenant, webhookSigningSecret: updated.webhookSigningSecret };
       },
       {
@@ -246,7 +231,7 @@ export function tenantRoutes(deps: HttpDeps) {
     .post(
       "/v1/tenants/:id/webhook/secret",
       ({ admin, params, request }) => {
-        const rotated = rotateWebhookSecret(deps, tenantId(params.id), adminMeta(admin, request));
+        const rotated = rotateWebhookSecret(deps, tenantIdFromPath(params.id), callMeta(admin, request));
         return { ...rotated.tenant, webhookSigningSecret: rotated.webhookSigningSecret };
       },
       {

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { EmptyBody, NoQuery, refuseBodyFields } from "@/http/empty-input";
+import { EMPTY_REQUEST_BODY, NoQuery, refuseBodyFields } from "@/http/empty-input";
 import { z } from "zod";
 import { getDelivery, listDeliveries } from "@/webhooks/deliveries";
 import { DELIVERY_STATUSES } from "@/webhooks/outbox-rows";
@@ -10,9 +10,9 @@ import type { HttpDeps } from "../deps";
 import { guard, secured } from "../guard";
 import { media } from "../media";
 import { JSON_ONLY } from "../negotiate";
-import { jsonResponse, openApiSchema, problemResponses } from "../openapi";
+import { jsonResponse, problemResponses } from "../openapi";
 import { Paging } from "../paging";
-import { requestState } from "../request-state";
+import { callMeta } from "../request-state";
 
 /** The list's filters and paging; any other query parameter is 400, not ignored. */
 const DeliveryQuery = z
@@ -82,8 +82,7 @@ export function webhookRoutes(deps: HttpDeps, wake: () => void = () => undefined
       "/v1/webhooks/deliveries/:id/redeliver",
       ({ caller, params, body, request, set }) => {
         refuseBodyFields(body, "Redeliver request");
-        const meta = { actor: caller.actor, correlationId: requestState(request).correlationId };
-        const delivery = redeliverWebhook(deps, { tenantId: caller.tenantId, id: params.id }, meta);
+        const delivery = redeliverWebhook(deps, { tenantId: caller.tenantId, id: params.id }, callMeta(caller, request));
         wake();
         set.status = 202;
         return delivery;
@@ -100,10 +99,7 @@ export function webhookRoutes(deps: HttpDeps, wake: () => void = () => undefined
             description: `A delivered or dead delivery starts a new attempt series for the same event: same X-AML-Delivery id and body, a fresh timestamp and signature, the full retry schedule. A pending delivery (waiting for a retry) becomes due now: its next attempt goes out at once, in the same series, and its attempt count is unchanged. 202 with the delivery in both cases; 409 while an attempt is in flight (status delivering); 404 for another tenant's delivery. Audited as webhook.redeliver. Takes no input: send no body (or \`{}\`, or \`null\`); anything else is 400. A 406 (Accept allows no JSON type) or 415 (a Content-Type other than application/json or application/*+json with a body) is answered before anything changes: the delivery stays as it was and nothing is audited. ${NO_QUERY}`,
             tags: ["Webhooks"],
           }),
-          requestBody: {
-            required: false,
-            content: { "application/json": { schema: openApiSchema(EmptyBody.nullable().describe("No body, {} or null"), "input") } },
-          },
+          requestBody: EMPTY_REQUEST_BODY,
           responses: {
             202: jsonResponse("The delivery, pending: a new series, or the same one due now", WEBHOOK_DELIVERY_SCHEMA),
             ...problemResponses([400, 401, 403, 404, 406, 409, 413, 415], {

@@ -4,7 +4,7 @@ import { ServiceError } from "@/errors";
 import { parseInput, zodIssues } from "@/lib/validate";
 import { normaliseName } from "@/matching/normalise";
 import { bulkCsv, displaySentName } from "@/screening/bulk-csv";
-import type { BulkResult, BulkRowSummary } from "@/screening/bulk";
+import { type BulkResult, type BulkRowSummary, failedRow } from "@/screening/bulk";
 import { CheckInput } from "@/screening/check";
 import { CONTROL_MESSAGE, hasNameToken, NO_NAME_MESSAGE, Subject } from "@/screening/subject";
 import { secondsUntilNextUtcMonth } from "@/lib/clock";
@@ -157,23 +157,8 @@ describe("bulk CSV echoes a failed row's name", () => {
   });
 
   test("the failed row's fullName cell, formula-neutralised", () => {
-    const failed = (index: number): BulkRowSummary => ({
-      index,
-      status: "failed",
-      screeningId: null,
-      userReference: null,
-      decision: null,
-      isMatch: null,
-      score: null,
-      riskScore: null,
-      riskBand: null,
-      classification: null,
-      pepTiers: [],
-      sourceLists: [],
-      matchCount: null,
-      adverseMediaStatus: null,
-      error: { code: "VALIDATION_FAILED", detail: `The subject is invalid: fullName ${NO_NAME_MESSAGE}.`, errors: [] },
-    });
+    const failed = (index: number): BulkRowSummary =>
+      failedRow(index, {}, { code: "VALIDATION_FAILED", detail: `The subject is invalid: fullName ${NO_NAME_MESSAGE}.`, errors: [] });
     const result: BulkResult = {
       rows: [failed(0), failed(1)],
       summary: { total: 2, screened: 0, failed: 2 },
