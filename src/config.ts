@@ -57,6 +57,26 @@ export const ConfigSchema = z
       })
       .strict()
       .default({ timeoutMs: 5_000, allowPrivateNetworks: [] }),
+    rateLimit: z
+      .object({
+        screensPerSecond: z.coerce
+          .number()
+          .positive()
+          .max(1_000_000)
+          .nullable()
+          .default(null)
+          .describe("Screens per second each tenant may send (check and rescreen 1, bulk one per valid row). Unset: no rate limit."),
+        burst: z.coerce
+          .number()
+          .int()
+          .min(1)
+          .max(1_000_000)
+          .nullable()
+          .default(null)
+          .describe("Screens a tenant may send at once from a full bucket. Unset: the larger of 1,000 (a full bulk) and one second's worth."),
+      })
+      .strict()
+      .default({ screensPerSecond: null, burst: null }),
     auditExportCap: z.coerce.number().int().min(1).max(50_000).default(50_000),
     idempotencyTtlHours: z.coerce.number().int().min(1).max(24 * 30).default(24),
   })
@@ -84,6 +104,8 @@ export const ENV_SETTINGS: Record<string, { path: Path; list?: boolean }> = {
   AML_OIDC_JWKS_REFRESH_MIN_INTERVAL_MS: { path: ["oidc", "jwksRefreshMinIntervalMs"] },
   AML_WEBHOOK_TIMEOUT_MS: { path: ["webhooks", "timeoutMs"] },
   AML_WEBHOOK_ALLOW_PRIVATE: { path: ["webhooks", "allowPrivateNetworks"], list: true },
+  AML_RATE_LIMIT_SCREENS_PER_SECOND: { path: ["rateLimit", "screensPerSecond"] },
+  AML_RATE_LIMIT_BURST: { path: ["rateLimit", "burst"] },
   AML_AUDIT_EXPORT_CAP: { path: ["auditExportCap"] },
   AML_IDEMPOTENCY_TTL_HOURS: { path: ["idempotencyTtlHours"] },
 };

@@ -18,6 +18,7 @@ export const ERROR_CATALOGUE = {
   PAYLOAD_TOO_LARGE: { status: 413, title: "Request body too large" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: "Unsupported media type" },
   QUOTA_EXCEEDED: { status: 429, title: "Not enough monthly screening quota left" },
+  RATE_LIMITED: { status: 429, title: "Screening rate limit reached" },
   NOT_READY: { status: 503, title: "Service not ready" },
   INTERNAL: { status: 500, title: "Internal error" },
 } as const;

@@ -101,9 +101,10 @@ const PROBLEMS = {
   },
   422: { name: "IdempotencyKeyReused", code: "IDEMPOTENCY_KEY_REUSED", description: "IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was already used with a different request." },
   429: {
-    name: "QuotaExceeded",
+    name: "TooManyScreens",
     code: "QUOTA_EXCEEDED",
-    description: "QUOTA_EXCEEDED: not enough monthly screening quota left; the body carries used, limit, remaining and period.",
+    description:
+      "QUOTA_EXCEEDED: not enough monthly screening quota left; the body carries used, limit, remaining and period. Or RATE_LIMITED: the tenant's screening rate limit (rateLimit in the configuration, off by default) admits no more screens now; the body carries rateLimit {screensPerSecond, burst, available, needed}. Either way nothing was screened or charged.",
   },
   503: { name: "NotReady", code: "NOT_READY", description: "NOT_READY: storage is being migrated or no watchlist is loaded yet; retry shortly." },
 } as const;
@@ -146,10 +147,21 @@ const PROBLEM_SCHEMA = {
         properties: { field: { type: "string", description: '"" for the body itself' }, message: { type: "string" } },
       },
     },
-    used: { type: "integer", description: "429 only: screens charged this UTC month" },
-    limit: { type: "integer", description: "429 only: the monthly quota" },
-    remaining: { type: "integer", description: "429 only" },
-    period: { type: "string", description: '429 only: the UTC month, "YYYY-MM"' },
+    used: { type: "integer", description: "429 QUOTA_EXCEEDED only: screens charged this UTC month" },
+    limit: { type: "integer", description: "429 QUOTA_EXCEEDED only: the monthly quota" },
+    remaining: { type: "integer", description: "429 QUOTA_EXCEEDED only" },
+    period: { type: "string", description: '429 QUOTA_EXCEEDED only: the UTC month, "YYYY-MM"' },
+    rateLimit: {
+      type: "object",
+      description: "429 RATE_LIMITED only: the tenant's rate limit, the screens it could admit now and the screens the request needed",
+      required: ["screensPerSecond", "burst", "available", "needed"],
+      properties: {
+        screensPerSecond: { type: "number" },
+        burst: { type: "integer", description: "Screens admitted at once from a full bucket" },
+        available: { type: "integer" },
+        needed: { type: "integer", description: "1 for a check or rescreen, the valid rows of a bulk" },
+      },
+    },
   },
 };
 
@@ -161,7 +173,8 @@ function problemComponent(status: ProblemStatus) {
   if (status === 401) headers["WWW-Authenticate"] = { description: "The accepted credentials", schema: { type: "string" } };
   if (status === 429) {
     headers["Retry-After"] = {
-      description: "Seconds until the monthly counter resets; absent when the request could never fit",
+      description:
+        "QUOTA_EXCEEDED: seconds until the monthly counter resets. RATE_LIMITED: seconds until the rate limit admits the request. Absent when the request could never fit (more than the whole quota, or than the rate limit's burst).",
       schema: { type: "integer" },
     };
   }

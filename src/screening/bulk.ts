@@ -3,6 +3,7 @@ import type { CallMeta } from "@/context";
 import type { FieldIssue } from "@/errors";
 import { issueSummary, parseInput, zodIssues } from "@/lib/validate";
 import { assertQuotaFits } from "@/usage/quota";
+import { admitScreens } from "@/usage/rate-limit";
 import { commitScreenings } from "./commit";
 import { requireLists, type ScreeningDeps } from "./deps";
 import { optionsForTenant } from "./options";
@@ -86,6 +87,7 @@ export async function bulkScreen(deps: ScreeningDeps, args: BulkArgs): Promise<B
   const screened: ScreeningRecord[] = [];
   if (subjects.size > 0) {
     assertQuotaFits(deps.db, args.tenantId, subjects.size, now);
+    admitScreens(deps, args.tenantId, subjects.size);
     const options = optionsForTenant(deps.db, args.tenantId);
     // One snapshot for the whole request, even if a new one is swapped in while it runs.
     const lists = requireLists(deps);

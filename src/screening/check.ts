@@ -3,6 +3,7 @@ import type { CallMeta } from "@/context";
 import { parseInput } from "@/lib/validate";
 import { RiskProfileOverrides } from "@/matching/options";
 import { precheckOneScreen } from "@/usage/quota";
+import { admitScreens } from "@/usage/rate-limit";
 import { commitSingleScreen } from "./commit";
 import { requireLists, type ScreeningDeps, type ScreenOutcome } from "./deps";
 import { findReplay, idempotencyClaim } from "./idempotency";
@@ -46,6 +47,7 @@ export async function checkScreening(deps: ScreeningDeps, args: CheckArgs): Prom
     if (original) return { record: original, replayed: true };
   }
   precheckOneScreen(deps.db, args.tenantId, now);
+  admitScreens(deps, args.tenantId, 1);
   const options = optionsForTenant(deps.db, args.tenantId, overrides);
   const record = runScreening(
     requireLists(deps),

@@ -1,6 +1,7 @@
 import type { CallMeta } from "@/context";
 import { ServiceError } from "@/errors";
 import { precheckOneScreen } from "@/usage/quota";
+import { admitScreens } from "@/usage/rate-limit";
 import { commitSingleScreen } from "./commit";
 import { requireLists, type ScreeningDeps, type ScreenOutcome } from "./deps";
 import { getScreening } from "./get";
@@ -38,6 +39,7 @@ export async function rescreenScreening(deps: ScreeningDeps, args: RescreenArgs)
     );
   }
   precheckOneScreen(deps.db, args.tenantId, now);
+  admitScreens(deps, args.tenantId, 1);
   const record = runScreening(
     requireLists(deps),
     {

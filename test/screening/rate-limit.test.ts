@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { call, expectProblem, json } from "../helpers/api";
+import { makeTenant } from "../helpers/tenants";
+import { startScreeningWorld, type ScreeningWorld } from "./world";
+
+/**
+ * The per-tenant screening rate limit, on the real server configured as an operator would
+ * (rateLimit in the config): 2 screens per second, bursts of 3. Each test uses a tenant of its own,
+ * so each starts with a full bucket.
+ */
+let world: ScreeningWorld;
+beforeAll(async () => {
+  world = await startScreeningWorld({ flags: { rateLimit: { screensPerSecond: 2, burst: 3 } } });
+});
+afterAll(() => world.close());
+
+interface RateLimitBody {
+  rateLimit: { screensPerSecond: number; burst: number; available: number; needed: number };
+}
+
+/** A tenant of its own, with a full bucket and no webhook receiver. */
+function freshTenant(): { key: string; id: string; post: (path: string, body: unknown, headers?: Record<string, string>) => ReturnType<typeof call> } {
+  const created = makeTenant(world.lists.server.ctx);
+  return {
+    key: created.apiKey,
+    id: created.tenant.id,
+    post: (path, body, headers = {}) =>
+      call(world.url, path, { method: "POST", key: created.apiKey, headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) }),
+  };
+}
+
+function screeningsOf(tenantId: string): number {
+  return (
+    world.lists.server.ctx.db.sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM screenings WHERE tenant_id = ?").get(tenantId)?.n ?? -1
+  );
+}
+
+describe("per-tenant screening rate limit", () => {
+  test("a burst of 3 is admitted, the 4th check gets 429 RATE_LIMITED with Retry-After; nothing is stored, charged or announced", async () => {
+    const before = world.usedThisMonth();
+    for (let i = 0; i < 3; i++) expect((await world.post("/v1/screenings/check", { fullName: `Burst Person ${i}` })).status).toBe(200);
+    const refused = await world.post("/v1/screenings/check", { fullName: "One Too Many" });
+    const problem = expectProblem(refused, 429, "RATE_LIMITED") as unknown as RateLimitBody & { detail: string };
+    expect(refused.headers.get("retry-after")).toBe("1");
+    expect(problem.rateLimit).toEqual({ screensPerSecond: 2, burst: 3, available: 0, needed: 1 });
+    expect(problem.detail).toContain("used 3 of the limit of 3");
+    expect(problem.detail).toContain("retry after 1 s");
+
+    expect(world.usedThisMonth()).toBe(before + 3);
+    expect(screeningsOf(world.tenant.tenant.id)).toBe(3);
+    await world.receiver.waitUntil(() => world.receiver.delivered.length >= 3);
+    await Bun.sleep(200);
+    expect(world.receiver.delivered).toHaveLength(3);
+    expect(world.receiver.rejected).toEqual([]);
+  });
+
+  test("while limited, reads, /v1/usage and idempotent replays keep working; another tenant is not affected", async () => {
+    const tenant = freshTenant();
+    const first = await tenant.post("/v1/screenings/check", { fullName: "Replayed Person" }, { "idempotency-key": "rl-1" });
+    expect(first.status).toBe(200);
+    const id = json<{ id: string }>(first).id;
+    for (let i = 0; i < 2; i++) expect((await tenant.post("/v1/screenings/check", { fullName: `Filler ${i}` })).status).toBe(200);
+    expectProblem(await tenant.post("/v1/screenings/check", { fullName: "Limited" }), 429, "RATE_LIMITED");
+
+    const replay = await tenant.post("/v1/screenings/check", { fullName: "Replayed Person" }, { "idempotency-key": "rl-1" });
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(json<{ id: string }>(replay).id).toBe(id);
+    expect((await call(world.url, `/v1/screenings/${id}`, { key: tenant.key })).status).toBe(200);
+    const usage = await call(world.url, "/v1/usage", { key: tenant.key });
+    expect(usage.status).toBe(200);
+    expect(json<{ used: number }>(usage).used).toBe(3);
+
+    const other = freshTenant();
+    expect((await other.post("/v1/screenings/check", { fullName: "Other Tenant Person" })).status).toBe(200);
+  });
+
+  test("a rescreen takes a token like a check", async () => {
+    const tenant = freshTenant();
+    const id = json<{ id: string }>(await tenant.post("/v1/screenings/check", { fullName: "Rescreened Person" })).id;
+    expect((await tenant.post(`/v1/screenings/${id}/rescreen`, null)).status).toBe(200);
+    expect((await tenant.post(`/v1/screenings/${id}/rescreen`, null)).status).toBe(200);
+    expectProblem(await tenant.post(`/v1/screenings/${id}/rescreen`, null), 429, "RATE_LIMITED");
+    expect(screeningsOf(tenant.id)).toBe(3);
+  });
+
+  test("the bucket refills at the configured rate", async () => {
+    const tenant = freshTenant();
+    for (let i = 0; i < 3; i++) expect((await tenant.post("/v1/screenings/check", { fullName: `Refill ${i}` })).status).toBe(200);
+    expectProblem(await tenant.post("/v1/screenings/check", { fullName: "Too Soon" }), 429, "RATE_LIMITED");
+    await Bun.sleep(600); // 2 per second: one screen's worth after 500 ms
+    expect((await tenant.post("/v1/screenings/check", { fullName: "After Refill" })).status).toBe(200);
+    expectProblem(await tenant.post("/v1/screenings/check", { fullName: "Too Soon Again" }), 429, "RATE_LIMITED");
+  });
+
+  test("bulk takes one token per valid row and is refused whole when they are not there", async () => {
+    const tenant = freshTenant();
+    expect((await tenant.post("/v1/screenings/check", { fullName: "First Of Three" })).status).toBe(200);
+    // Two tokens left: three valid rows (and an invalid one, which needs none) do not fit now.
+    const refused = await tenant.post("/v1/screenings/bulk", [{ fullName: "Row A" }, { fullName: "Row B" }, { bad: true }, { fullName: "Row C" }]);
+    const problem = expectProblem(refused, 429, "RATE_LIMITED") as unknown as RateLimitBody;
+    expect(problem.rateLimit.needed).toBe(3);
+    expect(problem.rateLimit.available).toBe(2);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(screeningsOf(tenant.id)).toBe(1);
+
+    const fits = await tenant.post("/v1/screenings/bulk", [{ fullName: "Row A" }, { bad: true }, { fullName: "Row B" }]);
+    expect(fits.status).toBe(200);
+    expect(json<{ summary: unknown }>(fits).summary).toEqual({ total: 3, screened: 2, failed: 1 });
+    expect(screeningsOf(tenant.id)).toBe(3);
+  });
+
+  test("a bulk with more valid rows than the burst can never pass: 429 saying to split it, without Retry-After", async () => {
+    const tenant = freshTenant();
+    const refused = await tenant.post(
+      "/v1/screenings/bulk",
+      Array.from({ length: 4 }, (_, i) => ({ fullName: `Big Bulk ${i}` })),
+    );
+    const problem = expectProblem(refused, 429, "RATE_LIMITED") as unknown as RateLimitBody & { detail: string };
+    expect(refused.headers.get("retry-after")).toBeNull();
+    expect(problem.rateLimit).toEqual({ screensPerSecond: 2, burst: 3, available: 3, needed: 4 });
+    expect(problem.detail).toContain("split it into requests of at most 3 valid rows");
+    expect(screeningsOf(tenant.id)).toBe(0);
+    expect((await call(world.url, "/v1/usage", { key: tenant.key })).text).toContain('"used":0');
+  });
+
+  test("the problem type is served and the OpenAPI description documents RATE_LIMITED", async () => {
+    const page = await call(world.url, "/problems/rate-limited");
+    expect(page.status).toBe(200);
+    expect(json<{ code: string; status: number }>(page)).toMatchObject({ code: "RATE_LIMITED", status: 429 });
+    const doc = json<{ components: { responses: Record<string, { description: string }> } }>(await call(world.url, "/openapi.json"));
+    expect(doc.components.responses.TooManyScreens?.description).toContain("RATE_LIMITED");
+  });
+});
+
+describe("without a rate limit (the default)", () => {
+  let open: ScreeningWorld;
+  beforeAll(async () => {
+    open = await startScreeningWorld();
+  });
+  afterAll(() => open.close());
+
+  test("20 concurrent checks and a 30-row bulk from one tenant are all admitted", async () => {
+    const statuses = await Promise.all(Array.from({ length: 20 }, (_, i) => open.post("/v1/screenings/check", { fullName: `Unlimited ${i}` }).then((r) => r.status)));
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    const bulk = await open.post("/v1/screenings/bulk", Array.from({ length: 30 }, (_, i) => ({ fullName: `Unlimited Row ${i}` })));
+    expect(bulk.status).toBe(200);
+  });
+});
