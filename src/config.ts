@@ -76,6 +76,10 @@ export const ConfigSchema = z
           .describe("Screens a tenant may send at once from a full bucket. Unset: the larger of 1,000 (a full bulk) and one second's worth."),
       })
       .strict()
+      .refine((limit) => limit.burst === null || limit.screensPerSecond !== null, {
+        message: "a burst needs rateLimit.screensPerSecond (AML_RATE_LIMIT_SCREENS_PER_SECOND) as well",
+        path: ["burst"],
+      })
       .default({ screensPerSecond: null, burst: null }),
     auditExportCap: z.coerce.number().int().min(1).max(50_000).default(50_000),
     idempotencyTtlHours: z.coerce.number().int().min(1).max(24 * 30).default(24),

@@ -103,6 +103,7 @@ const PROBLEMS = {
   429: {
     name: "TooManyScreens",
     code: "QUOTA_EXCEEDED",
+    title: "Too many screens",
     description:
       "QUOTA_EXCEEDED: not enough monthly screening quota left; the body carries used, limit, remaining and period. Or RATE_LIMITED: the tenant's screening rate limit (rateLimit in the configuration, off by default) admits no more screens now; the body carries rateLimit {screensPerSecond, burst, available, needed}. Either way nothing was screened or charged.",
   },
@@ -179,7 +180,7 @@ function problemComponent(status: ProblemStatus) {
     };
   }
   return {
-    description: `${ERROR_CATALOGUE[problem.code].title}. ${problem.description}`,
+    description: `${"title" in problem ? problem.title : ERROR_CATALOGUE[problem.code].title}. ${problem.description}`,
     headers,
     content: { [PROBLEM_CONTENT_TYPE]: { schema: ref("schemas", "Problem") } },
   };

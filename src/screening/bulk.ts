@@ -3,7 +3,7 @@ import type { CallMeta } from "@/context";
 import type { FieldIssue } from "@/errors";
 import { issueSummary, parseInput, zodIssues } from "@/lib/validate";
 import { assertQuotaFits } from "@/usage/quota";
-import { admitScreens } from "@/usage/rate-limit";
+import { withAdmittedScreens } from "@/usage/rate-limit";
 import { commitScreenings } from "./commit";
 import { requireLists, type ScreeningDeps } from "./deps";
 import { optionsForTenant } from "./options";
@@ -87,27 +87,29 @@ export async function bulkScreen(deps: ScreeningDeps, args: BulkArgs): Promise<B
   const screened: ScreeningRecord[] = [];
   if (subjects.size > 0) {
     assertQuotaFits(deps.db, args.tenantId, subjects.size, now);
-    admitScreens(deps, args.tenantId, subjects.size);
     const options = optionsForTenant(deps.db, args.tenantId);
     // One snapshot for the whole request, even if a new one is swapped in while it runs.
     const lists = requireLists(deps);
-    let sinceYield = 0;
-    for (const [index, subject] of subjects) {
-      try {
-        const record = runScreening(lists, { subject, options, origin: "bulk", rescreenOf: null, correlationId: args.meta.correlationId ?? null }, now);
-        screened.push(record);
-        results[index] = screenedRow(index, record);
-      } catch (error) {
-        deps.log.error({ err: error, row: index, correlationId: args.meta.correlationId }, "bulk row failed to screen");
-        results[index] = failedRow(index, rows[index], { code: "INTERNAL", detail: "The subject could not be screened.", errors: [] });
+    await withAdmittedScreens(deps, args.tenantId, subjects.size, async (giveBack) => {
+      let sinceYield = 0;
+      for (const [index, subject] of subjects) {
+        try {
+          const record = runScreening(lists, { subject, options, origin: "bulk", rescreenOf: null, correlationId: args.meta.correlationId ?? null }, now);
+          screened.push(record);
+          results[index] = screenedRow(index, record);
+        } catch (error) {
+          deps.log.error({ err: error, row: index, correlationId: args.meta.correlationId }, "bulk row failed to screen");
+          results[index] = failedRow(index, rows[index], { code: "INTERNAL", detail: "The subject could not be screened.", errors: [] });
+        }
+        if (++sinceYield === YIELD_EVERY) {
+          sinceYield = 0;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
       }
-      if (++sinceYield === YIELD_EVERY) {
-        sinceYield = 0;
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    }
-    const committed = commitScreenings(deps, args.tenantId, screened, args.meta, { charge: true });
-    if (committed.queued > 0) deps.announce();
+      giveBack(subjects.size - screened.length);
+      const committed = commitScreenings(deps, args.tenantId, screened, args.meta, { charge: true });
+      if (committed.queued > 0) deps.announce();
+    });
   }
   return { rows: results, summary: { total: rows.length, screened: screened.length, failed: rows.length - screened.length }, subjects, sentNames };
 }

@@ -3,7 +3,7 @@ import type { CallMeta } from "@/context";
 import { parseInput } from "@/lib/validate";
 import { RiskProfileOverrides } from "@/matching/options";
 import { precheckOneScreen } from "@/usage/quota";
-import { admitScreens } from "@/usage/rate-limit";
+import { withAdmittedScreens } from "@/usage/rate-limit";
 import { commitSingleScreen } from "./commit";
 import { requireLists, type ScreeningDeps, type ScreenOutcome } from "./deps";
 import { findReplay, idempotencyClaim } from "./idempotency";
@@ -47,12 +47,10 @@ export async function checkScreening(deps: ScreeningDeps, args: CheckArgs): Prom
     if (original) return { record: original, replayed: true };
   }
   precheckOneScreen(deps.db, args.tenantId, now);
-  admitScreens(deps, args.tenantId, 1);
   const options = optionsForTenant(deps.db, args.tenantId, overrides);
-  const record = runScreening(
-    requireLists(deps),
-    { subject, options, origin: "check", rescreenOf: null, correlationId: args.meta.correlationId ?? null },
-    now,
-  );
-  return commitSingleScreen(deps, args.tenantId, record, args.meta, claim);
+  const lists = requireLists(deps);
+  return withAdmittedScreens(deps, args.tenantId, 1, () => {
+    const record = runScreening(lists, { subject, options, origin: "check", rescreenOf: null, correlationId: args.meta.correlationId ?? null }, now);
+    return commitSingleScreen(deps, args.tenantId, record, args.meta, claim);
+  });
 }

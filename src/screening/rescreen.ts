@@ -1,7 +1,7 @@
 import type { CallMeta } from "@/context";
 import { ServiceError } from "@/errors";
 import { precheckOneScreen } from "@/usage/quota";
-import { admitScreens } from "@/usage/rate-limit";
+import { withAdmittedScreens } from "@/usage/rate-limit";
 import { commitSingleScreen } from "./commit";
 import { requireLists, type ScreeningDeps, type ScreenOutcome } from "./deps";
 import { getScreening } from "./get";
@@ -39,17 +39,19 @@ export async function rescreenScreening(deps: ScreeningDeps, args: RescreenArgs)
     );
   }
   precheckOneScreen(deps.db, args.tenantId, now);
-  admitScreens(deps, args.tenantId, 1);
-  const record = runScreening(
-    requireLists(deps),
-    {
-      subject: original.subject,
-      options: original.options,
-      origin: "rescreen",
-      rescreenOf: original.id,
-      correlationId: args.meta.correlationId ?? null,
-    },
-    now,
-  );
-  return commitSingleScreen(deps, args.tenantId, record, args.meta, claim);
+  const lists = requireLists(deps);
+  return withAdmittedScreens(deps, args.tenantId, 1, () => {
+    const record = runScreening(
+      lists,
+      {
+        subject: original.subject,
+        options: original.options,
+        origin: "rescreen",
+        rescreenOf: original.id,
+        correlationId: args.meta.correlationId ?? null,
+      },
+      now,
+    );
+    return commitSingleScreen(deps, args.tenantId, record, args.meta, claim);
+  });
 }

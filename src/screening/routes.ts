@@ -64,8 +64,8 @@ function refuseIdempotencyKey(request: Request): void {
 
 const IDEMPOTENCY =
   "Idempotency-Key header (optional, 1–255 printable ASCII characters, kept 24 h by default): the same key with the same body returns the original screening with `Idempotent-Replayed: true`, uncharged and without a new webhook; the same key with a different body is 422 IDEMPOTENCY_KEY_REUSED.";
-const QUOTA =
-  "429 QUOTA_EXCEEDED when the tenant's monthly quota is used up, with used, limit, remaining and period, and (unless the quota is 0) Retry-After: the seconds until the counter resets at the start of the next UTC month. Reads and /v1/usage keep working. 429 RATE_LIMITED when the operator set a per-tenant rate limit (rateLimit.screensPerSecond) and this tenant's bucket holds no screen now, with rateLimit {screensPerSecond, burst, available, needed} and Retry-After; an idempotent replay is never rate-limited.";
+const TOO_MANY_SCREENS =
+  "429 QUOTA_EXCEEDED when the tenant's monthly quota is used up, with used, limit, remaining and period, and (unless the quota is 0) Retry-After: the seconds until the counter resets at the start of the next UTC month. Reads and /v1/usage keep working. 429 RATE_LIMITED when the operator set a per-tenant rate limit (rateLimit.screensPerSecond) and this tenant's bucket holds no screen now, with rateLimit {screensPerSecond, burst, available, needed} and Retry-After; the replay of a completed Idempotency-Key is never rate-limited. Tell the two apart by code.";
 const MEDIA =
   "A 406 (Accept allows no JSON type) or 415 (a Content-Type other than application/json or application/*+json) is answered before anything is screened, stored or charged.";
 
@@ -110,7 +110,7 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
         detail: {
           ...secured("Screening.Write", {
             summary: "Screen one subject",
-            description: `Body: the Subject fields plus optional \`options\` overriding the tenant's risk profile. Matches against the serving watchlist snapshot and stores an immutable screening, its case, the usage charge, an audit entry and the screening.completed webhook in one transaction; 200 with the full record and a Location header. ${IDEMPOTENCY} ${QUOTA} 400 lists every invalid or unknown field; 503 while no watchlist is loaded. ${MEDIA} No query parameters.`,
+            description: `Body: the Subject fields plus optional \`options\` overriding the tenant's risk profile. Matches against the serving watchlist snapshot and stores an immutable screening, its case, the usage charge, an audit entry and the screening.completed webhook in one transaction; 200 with the full record and a Location header. ${IDEMPOTENCY} ${TOO_MANY_SCREENS} 400 lists every invalid or unknown field; 503 while no watchlist is loaded. ${MEDIA} No query parameters.`,
             tags: ["Screening"],
           }),
           parameters: [PARAMETERS.idempotencyKey],
@@ -214,7 +214,7 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
         detail: {
           ...secured("Screening.Write", {
             summary: "Re-screen an earlier screening",
-            description: `Screens the same subject with the ORIGINAL resolved options against the lists serving now. Returns a new screening (rescreenOf = the original, origin rescreen); the original is never changed. Charged as one screen and raises screening.completed. Takes no input: send no body (or \`{}\`, or \`null\`); any field, such as options, is 400 rather than ignored. ${IDEMPOTENCY} ${QUOTA} 404 for another tenant's or an unknown screening. 409 CONFLICT when the stored subject has a name with no letter or digit to match (only a screening stored before names were checked can): nothing is screened or charged; screen a corrected subject with check instead. ${MEDIA}`,
+            description: `Screens the same subject with the ORIGINAL resolved options against the lists serving now. Returns a new screening (rescreenOf = the original, origin rescreen); the original is never changed. Charged as one screen and raises screening.completed. Takes no input: send no body (or \`{}\`, or \`null\`); any field, such as options, is 400 rather than ignored. ${IDEMPOTENCY} ${TOO_MANY_SCREENS} 404 for another tenant's or an unknown screening. 409 CONFLICT when the stored subject has a name with no letter or digit to match (only a screening stored before names were checked can): nothing is screened or charged; screen a corrected subject with check instead. ${MEDIA}`,
             tags: ["Screening"],
           }),
           parameters: [PARAMETERS.idempotencyKey],

@@ -11,8 +11,9 @@ import type { Db } from "@/storage/db";
  * request is admitted (check and rescreen 1, bulk one per valid row), and a request that finds too few
  * is refused whole, before any matching, with 429 RATE_LIMITED and Retry-After.
  *
- * Not limited: reads, /v1/usage, idempotent replays (they screen nothing), and the appliance's own
- * background screening (monitoring re-screens, batch rows), which it paces itself.
+ * Not limited: reads, /v1/usage, admin routes and the replay of a completed Idempotency-Key (it
+ * screens nothing). Tokens of a request that fails after admission (its commit refused for quota by
+ * a concurrent request, say) are given back: only screens that happen are counted.
  *
  * The buckets live in the server's memory: a restart refills them, which can only admit one burst more.
  */
@@ -41,7 +42,7 @@ export function rateLimitOf(config: Pick<Config, "rateLimit">): RateLimit | null
 }
 
 /**
- * Pure: refills `bucket` up to `nowMs` and takes `count` tokens if it holds them (mutating it).
+ * No I/O: refills `bucket` up to `nowMs` and takes `count` tokens if it holds them (mutating it).
  * Refused: how many tokens it holds now, and how long until it holds `count`, or null when `count`
  * is more than the burst and it never will.
  */
@@ -60,22 +61,49 @@ export function takeTokens(bucket: Bucket, limit: RateLimit, count: number, nowM
 /** The buckets of one server (one per database connection, as the quota's memory), by tenant. */
 const buckets = oncePer((_db: Db) => new Map<string, Bucket>());
 
-/**
- * Admits `count` screens for the tenant or throws 429 RATE_LIMITED; a no-op when rate limiting is off.
- * Called after validation, the idempotent-replay lookup and the quota check, right before matching.
- */
-export function admitScreens(deps: { db: Db; config: Pick<Config, "rateLimit"> }, tenantId: string, count: number, nowMs = performance.now()): void {
-  const limit = rateLimitOf(deps.config);
-  if (limit === null) return;
+type RateLimitDeps = { db: Db; config: Pick<Config, "rateLimit"> };
+
+function bucketOf(deps: RateLimitDeps, limit: RateLimit, tenantId: string, nowMs: number): Bucket {
   const tenants = buckets(deps.db);
   let bucket = tenants.get(tenantId);
   if (!bucket) {
     bucket = { tokens: limit.burst, atMs: nowMs };
     tenants.set(tenantId, bucket);
   }
+  return bucket;
+}
+
+/**
+ * Runs `screen` (matching and its commit) once `count` screens are admitted for the tenant, or throws
+ * 429 RATE_LIMITED without running it; with rate limiting off it just runs it. Called after
+ * validation, the idempotent-replay lookup, the quota check and the snapshot lookup, so that a
+ * request refused for any of those takes nothing. A `screen` that throws gives its tokens back.
+ */
+export async function withAdmittedScreens<T>(
+  deps: RateLimitDeps,
+  tenantId: string,
+  count: number,
+  screen: (giveBack: (unused: number) => void) => Promise<T>,
+): Promise<T> {
+  const limit = rateLimitOf(deps.config);
+  if (limit === null) return screen(() => undefined);
+  const nowMs = performance.now();
+  const bucket = bucketOf(deps, limit, tenantId, nowMs);
   const admission = takeTokens(bucket, limit, count, nowMs);
-  if (admission.admitted) return;
-  throw rateLimited(limit, count, admission);
+  if (!admission.admitted) throw rateLimited(limit, count, admission);
+  let held = count;
+  // A bulk row whose matching failed is not a screen: the verb gives its token back.
+  const giveBack = (unused: number) => {
+    const n = Math.min(held, Math.max(0, unused));
+    held -= n;
+    bucket.tokens = Math.min(limit.burst, bucket.tokens + n);
+  };
+  try {
+    return await screen(giveBack);
+  } catch (error) {
+    giveBack(held);
+    throw error;
+  }
 }
 
 function rateLimited(limit: RateLimit, count: number, refused: Extract<Admission, { admitted: false }>): ServiceError {
@@ -87,7 +115,7 @@ function rateLimited(limit: RateLimit, count: number, refused: Extract<Admission
   if (refused.waitMs === null) {
     return new ServiceError(
       "RATE_LIMITED",
-      `This request needs ${count} screens, more than the tenant's rate limit admits at once (${rate}; one screen per valid row). Nothing was screened or charged: split it into requests of at most ${burst} valid rows. ${reads}`,
+      `This request needs ${count} screens, more than the tenant's rate limit admits at once (${rate}; one screen per valid row; used ${used} of the limit of ${burst}). Nothing was screened or charged: split it into requests of at most ${burst} valid rows. ${reads}`,
       { extensions: { rateLimit } },
     );
   }

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { ConfigError, loadConfig } from "@/config";
 import { MAX_BULK_ROWS } from "@/screening/bulk";
-import { type Bucket, rateLimitOf, takeTokens } from "@/usage/rate-limit";
+import type { Db } from "@/storage/db";
+import { type Bucket, rateLimitOf, takeTokens, withAdmittedScreens } from "@/usage/rate-limit";
 
 const LIMIT = { screensPerSecond: 10, burst: 5 };
 
@@ -48,10 +49,37 @@ describe("rateLimit configuration", () => {
     expect(rateLimitOf(loadConfig({ env: { AML_RATE_LIMIT_SCREENS_PER_SECOND: "0.5", AML_RATE_LIMIT_BURST: "3" } }))).toEqual({ screensPerSecond: 0.5, burst: 3 });
   });
 
-  test("a rate of 0, a negative or fractional burst, or an unknown key is refused at start", () => {
+  test("a rate of 0, a burst of 0, a fractional burst, a burst without a rate or an unknown key is refused at start", () => {
     expect(() => loadConfig({ env: { AML_RATE_LIMIT_SCREENS_PER_SECOND: "0" } })).toThrow(ConfigError);
     expect(() => loadConfig({ env: { AML_RATE_LIMIT_SCREENS_PER_SECOND: "5", AML_RATE_LIMIT_BURST: "0" } })).toThrow(/rateLimit\.burst/);
-    expect(() => loadConfig({ env: { AML_RATE_LIMIT_BURST: "2.5" } })).toThrow(/rateLimit\.burst/);
+    expect(() => loadConfig({ env: { AML_RATE_LIMIT_SCREENS_PER_SECOND: "5", AML_RATE_LIMIT_BURST: "2.5" } })).toThrow(/rateLimit\.burst/);
+    expect(() => loadConfig({ env: { AML_RATE_LIMIT_BURST: "100" } })).toThrow(/a burst needs rateLimit\.screensPerSecond/);
     expect(() => loadConfig({ flags: { rateLimit: { perSecond: 5 } } })).toThrow(ConfigError);
+  });
+});
+
+describe("withAdmittedScreens", () => {
+  // The buckets are kept per connection; any object stands in for one here.
+  const deps = () => ({ db: {} as unknown as Db, config: { rateLimit: { screensPerSecond: 0.001, burst: 4 } } });
+
+  test("a screen that throws gives its tokens back", async () => {
+    const d = deps();
+    await expect(withAdmittedScreens(d, "t", 3, async () => Promise.reject(new Error("commit refused")))).rejects.toThrow("commit refused");
+    expect(await withAdmittedScreens(d, "t", 4, async () => "all four")).toBe("all four");
+    await expect(withAdmittedScreens(d, "t", 1, async () => "none left")).rejects.toMatchObject({ code: "RATE_LIMITED" });
+  });
+
+  test("giveBack returns unused tokens, never more than were taken", async () => {
+    const d = deps();
+    await withAdmittedScreens(d, "t", 3, async (giveBack) => {
+      giveBack(2);
+      giveBack(5);
+    });
+    expect(await withAdmittedScreens(d, "t", 4, async () => "full again")).toBe("full again");
+  });
+
+  test("off: runs the screen, whatever the count", async () => {
+    const off = { db: {} as unknown as Db, config: { rateLimit: { screensPerSecond: null, burst: null } } };
+    expect(await withAdmittedScreens(off, "t", 1_000_000, async () => "ran")).toBe("ran");
   });
 });
