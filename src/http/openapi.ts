@@ -81,6 +81,9 @@ export const PARAMETERS = {
   idempotencyKey: ref("parameters", "IdempotencyKey") as OpenApiParameter,
 };
 
+/** The 400 of a route that takes no query parameters, in its problemResponses descriptions. */
+export const NO_QUERY_PROBLEM = "An unknown query parameter (the route takes none).";
+
 const PROBLEMS = {
   400: {
     name: "BadRequest",

@@ -8,9 +8,9 @@ import { media } from "@/http/media";
 import { JSON_ONLY } from "@/http/negotiate";
 import { jsonRequestBody, jsonResponse, problemResponses, schemaComponent } from "@/http/openapi";
 import { callMeta } from "@/http/request-state";
+import { TENANT_ADMIN_DESCRIPTIONS, TENANT_ADMIN_WRITE } from "@/http/tenant-admin";
 import { RiskProfileOptions } from "@/matching/options";
 import { getRiskProfile, setRiskProfile } from "./store";
-
 
 /** Response shape for the OpenAPI description only (test/http/admin-media.test.ts checks real answers against it). */
 export const RiskProfileResponse = z
@@ -27,11 +27,6 @@ const RISK_PROFILE_SCHEMA = schemaComponent("RiskProfile", RiskProfileResponse);
 
 const PROFILE_SHAPE =
   "Response { tenantId, options (every field, defaults filled in), isDefault (true while no profile was ever set), updatedAt, updatedBy }.";
-const DESCRIPTIONS = {
-  400: "An unknown query parameter (the route takes none).",
-  403: "The credential is an API key, or a bearer token without the admin role.",
-  404: "No tenant with this id (a non-UUID id included).",
-} as const;
 
 /** GET/PUT /v1/tenants/{id}/risk-profile: bearer token with the admin role only. */
 export function profileRoutes(deps: HttpDeps) {
@@ -49,7 +44,7 @@ export function profileRoutes(deps: HttpDeps) {
           description: `${PROFILE_SHAPE} 404 for an unknown tenant. No query parameters.`,
           tags: ["Risk profiles (admin)"],
         }),
-        responses: { 200: jsonResponse("The risk profile", RISK_PROFILE_SCHEMA), ...problemResponses([400, 401, 403, 404, 406], DESCRIPTIONS) },
+        responses: { 200: jsonResponse("The risk profile", RISK_PROFILE_SCHEMA), ...problemResponses([400, 401, 403, 404, 406], TENANT_ADMIN_DESCRIPTIONS) },
       },
     })
     .put(
@@ -58,11 +53,7 @@ export function profileRoutes(deps: HttpDeps) {
       ({ admin, params, body, request }) =>
         setRiskProfile(deps, tenantIdFromPath(params.id), body, callMeta(admin, request)),
       {
-        admin: true,
-        produces: JSON_ONLY,
-        jsonBody: "required",
-        params: TenantParams,
-        query: NoQuery,
+        ...TENANT_ADMIN_WRITE,
         detail: {
           ...secured("Admin", {
             summary: "Replace a tenant's risk profile",
@@ -73,7 +64,7 @@ export function profileRoutes(deps: HttpDeps) {
           responses: {
             200: jsonResponse("The new risk profile", RISK_PROFILE_SCHEMA),
             ...problemResponses([400, 401, 403, 404, 406, 413, 415], {
-              ...DESCRIPTIONS,
+              ...TENANT_ADMIN_DESCRIPTIONS,
               400: "Options out of range or unknown (each named in errors[]), an empty body, malformed JSON or an unknown query parameter.",
             }),
           },

@@ -7,7 +7,7 @@ import type { HttpDeps } from "@/http/deps";
 import { guard, secured } from "@/http/guard";
 import { media } from "@/http/media";
 import { decidedRepresentation, JSON_ONLY, JSON_OR_CSV } from "@/http/negotiate";
-import { jsonContent, jsonRequestBody, jsonResponse, PARAMETERS, problemResponses } from "@/http/openapi";
+import { jsonContent, jsonRequestBody, jsonResponse, NO_QUERY_PROBLEM, PARAMETERS, problemResponses } from "@/http/openapi";
 import { callMeta, requestState } from "@/http/request-state";
 import { MAX_BULK_ROWS, bulkScreen } from "./bulk";
 import { bulkCsv } from "./bulk-csv";
@@ -187,7 +187,7 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
         }),
         responses: {
           200: jsonResponse("The screening", SCREENING_SCHEMA),
-          ...problemResponses([400, 401, 403, 404, 406], { 400: "An unknown query parameter (the route takes none)." }),
+          ...problemResponses([400, 401, 403, 404, 406], { 400: NO_QUERY_PROBLEM }),
         },
       },
     })

@@ -61,6 +61,8 @@ export function takeTokens(bucket: Bucket, limit: RateLimit, count: number, nowM
 /** The buckets of one server (one per database connection, as the quota's memory), by tenant. */
 const buckets = oncePer((_db: Db) => new Map<string, Bucket>());
 
+const NOTHING_TO_GIVE_BACK = (_unused: number): void => undefined;
+
 type RateLimitDeps = { db: Db; config: Pick<Config, "rateLimit"> };
 
 function bucketOf(deps: RateLimitDeps, limit: RateLimit, tenantId: string, nowMs: number): Bucket {
@@ -86,7 +88,7 @@ export async function withAdmittedScreens<T>(
   screen: (giveBack: (unused: number) => void) => Promise<T>,
 ): Promise<T> {
   const limit = rateLimitOf(deps.config);
-  if (limit === null) return screen(() => undefined);
+  if (limit === null) return screen(NOTHING_TO_GIVE_BACK);
   const nowMs = performance.now();
   const bucket = bucketOf(deps, limit, tenantId, nowMs);
   const admission = takeTokens(bucket, limit, count, nowMs);

@@ -5,7 +5,7 @@ import type { HttpDeps } from "@/http/deps";
 import { guard, secured } from "@/http/guard";
 import { media } from "@/http/media";
 import { JSON_ONLY } from "@/http/negotiate";
-import { jsonResponse, problemResponses } from "@/http/openapi";
+import { jsonResponse, NO_QUERY_PROBLEM, problemResponses } from "@/http/openapi";
 import { callMeta } from "@/http/request-state";
 import { ListParseError } from "./errors";
 import { importListFiles } from "./import";
@@ -59,7 +59,7 @@ export function listRoutes<Index>(deps: HttpDeps, runtime: () => WatchlistRuntim
           responses: {
             200: jsonResponse("The serving snapshot", LISTS_VERSION_SCHEMA),
             ...problemResponses([400, 401, 403, 406, 503], {
-              400: "An unknown query parameter (the route takes none).",
+              400: NO_QUERY_PROBLEM,
               503: "No watchlist snapshot is loaded yet (or storage is being migrated).",
             }),
           },

@@ -8,7 +8,7 @@ import type { HttpDeps } from "../deps";
 import { guard, secured } from "../guard";
 import { media } from "../media";
 import { decidedRepresentation, JSON_ONLY, JSON_OR_CSV } from "../negotiate";
-import { jsonContent, jsonResponse, problemResponses, schemaComponent } from "../openapi";
+import { jsonContent, jsonResponse, NO_QUERY_PROBLEM, problemResponses, schemaComponent } from "../openapi";
 import { Paging } from "../paging";
 
 const AuditQuery = z
@@ -165,7 +165,7 @@ export function auditRoutes(deps: HttpDeps) {
         }),
         responses: {
           200: jsonResponse("The verification result", AUDIT_VERIFICATION_SCHEMA),
-          ...problemResponses([400, 401, 403, 406], { 400: "An unknown query parameter (the route takes none)." }),
+          ...problemResponses([400, 401, 403, 406], { 400: NO_QUERY_PROBLEM }),
         },
       },
     });

@@ -22,6 +22,7 @@ import { media } from "../media";
 import { JSON_ONLY } from "../negotiate";
 import { jsonRequestBody, jsonResponse, type ProblemStatus, problemResponses } from "../openapi";
 import { callMeta } from "../request-state";
+import { TENANT_ADMIN_DESCRIPTIONS, TENANT_ADMIN_WRITE } from "../tenant-admin";
 
 const KeyParams = z
   .object({ id: z.string().min(1).max(100).describe("Tenant id (UUID)"), keyId: z.string().min(1).max(100).describe("API key id (keyId)") })
@@ -39,17 +40,10 @@ const NO_QUERY = "No query parameters (an unknown one is 400).";
 
 /** What every admin route may answer; a route adds its own statuses. */
 const ADMIN_PROBLEMS: readonly ProblemStatus[] = [400, 401, 403, 406];
-const ADMIN_DESCRIPTIONS = {
-  400: "An unknown query parameter (the route takes none).",
-  403: "The credential is an API key, or a bearer token without the admin role.",
-  404: "No tenant with this id (a non-UUID id included).",
-} as const;
 const WRITE_DESCRIPTIONS = {
-  ...ADMIN_DESCRIPTIONS,
+  ...TENANT_ADMIN_DESCRIPTIONS,
   400: "Invalid or unknown body fields (each named in errors[]), an empty body, malformed JSON or an unknown query parameter.",
 } as const;
-
-/** A JSON request body, as documented; the verb validates it (the route has no body schema, so 415 comes before 400). */
 
 /** Onboarding, key, quota and webhook management: bearer token with the admin role only (spec, Authentication rule 2). */
 export function tenantRoutes(deps: HttpDeps) {
@@ -97,7 +91,7 @@ export function tenantRoutes(deps: HttpDeps) {
       query: NoQuery,
       detail: {
         ...secured("Admin", { summary: "List tenants", description: `Every tenant, oldest first (not paged). ${NO_QUERY}`, tags: ["Tenants (admin)"] }),
-        responses: { 200: jsonResponse("Every tenant", TENANT_LIST_SCHEMA), ...problemResponses(ADMIN_PROBLEMS, ADMIN_DESCRIPTIONS) },
+        responses: { 200: jsonResponse("Every tenant", TENANT_LIST_SCHEMA), ...problemResponses(ADMIN_PROBLEMS, TENANT_ADMIN_DESCRIPTIONS) },
       },
     })
     .get("/v1/tenants/:id", ({ params }) => getTenant(deps.db, tenantIdFromPath(params.id)), {
@@ -107,7 +101,7 @@ export function tenantRoutes(deps: HttpDeps) {
       query: NoQuery,
       detail: {
         ...secured("Admin", { summary: "Read a tenant", description: `404 for an unknown tenant. ${NO_QUERY}`, tags: ["Tenants (admin)"] }),
-        responses: { 200: jsonResponse("The tenant", TENANT_SCHEMA), ...problemResponses([...ADMIN_PROBLEMS, 404], ADMIN_DESCRIPTIONS) },
+        responses: { 200: jsonResponse("The tenant", TENANT_SCHEMA), ...problemResponses([...ADMIN_PROBLEMS, 404], TENANT_ADMIN_DESCRIPTIONS) },
       },
     })
     .get("/v1/tenants/:id/api-keys", ({ params }) => ({ items: listApiKeys(deps, tenantIdFromPath(params.id)) }), {
@@ -121,7 +115,7 @@ export function tenantRoutes(deps: HttpDeps) {
           description: `Every key, revoked ones included, oldest first. 404 for an unknown tenant. ${NO_QUERY}`,
           tags: ["Tenants (admin)"],
         }),
-        responses: { 200: jsonResponse("The tenant's keys", API_KEY_LIST_SCHEMA), ...problemResponses([...ADMIN_PROBLEMS, 404], ADMIN_DESCRIPTIONS) },
+        responses: { 200: jsonResponse("The tenant's keys", API_KEY_LIST_SCHEMA), ...problemResponses([...ADMIN_PROBLEMS, 404], TENANT_ADMIN_DESCRIPTIONS) },
       },
     })
     .post(
@@ -149,7 +143,7 @@ export function tenantRoutes(deps: HttpDeps) {
           }),
           responses: {
             201: jsonResponse("The new key, shown once", ISSUED_API_KEY_SCHEMA),
-            ...problemResponses([...ADMIN_PROBLEMS, 404], { ...ADMIN_DESCRIPTIONS, 400: "A label over 200 characters, an unknown role or an unknown query parameter." }),
+            ...problemResponses([...ADMIN_PROBLEMS, 404], { ...TENANT_ADMIN_DESCRIPTIONS, 400: "A label over 200 characters, an unknown role or an unknown query parameter." }),
           },
         },
       },
@@ -172,7 +166,7 @@ export function tenantRoutes(deps: HttpDeps) {
           responses: {
             200: jsonResponse("The revoked key", API_KEY_SCHEMA),
             ...problemResponses([...ADMIN_PROBLEMS, 404, 409], {
-              ...ADMIN_DESCRIPTIONS,
+              ...TENANT_ADMIN_DESCRIPTIONS,
               404: "No such tenant, or no such key of this tenant.",
               409: "The key was already revoked.",
             }),
@@ -181,11 +175,7 @@ export function tenantRoutes(deps: HttpDeps) {
       },
     )
     .put("/v1/tenants/:id/quota", ({ admin, params, body, request }) => setQuota(deps, tenantIdFromPath(params.id), body, callMeta(admin, request)), {
-      admin: true,
-      produces: JSON_ONLY,
-      jsonBody: "required",
-      params: TenantParams,
-      query: NoQuery,
+      ...TENANT_ADMIN_WRITE,
       detail: {
         ...secured("Admin", {
           summary: "Set or clear the monthly screening quota",
@@ -206,11 +196,7 @@ export function tenantRoutes(deps: HttpDeps) {
         return { ...updated.tenant, webhookSigningSecret: updated.webhookSigningSecret };
       },
       {
-        admin: true,
-        produces: JSON_ONLY,
-        jsonBody: "required",
-        params: TenantParams,
-        query: NoQuery,
+        ...TENANT_ADMIN_WRITE,
         detail: {
           ...secured("Admin", {
             summary: "Set or clear the webhook URL",
@@ -247,7 +233,7 @@ export function tenantRoutes(deps: HttpDeps) {
           }),
           responses: {
             200: jsonResponse("The tenant with its new signing secret, shown once", TENANT_WITH_SECRET_SCHEMA),
-            ...problemResponses([...ADMIN_PROBLEMS, 404], ADMIN_DESCRIPTIONS),
+            ...problemResponses([...ADMIN_PROBLEMS, 404], TENANT_ADMIN_DESCRIPTIONS),
           },
         },
       },

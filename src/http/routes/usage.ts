@@ -6,7 +6,7 @@ import type { HttpDeps } from "../deps";
 import { guard, secured } from "../guard";
 import { media } from "../media";
 import { JSON_ONLY } from "../negotiate";
-import { jsonResponse, problemResponses, schemaComponent } from "../openapi";
+import { jsonResponse, NO_QUERY_PROBLEM, problemResponses, schemaComponent } from "../openapi";
 
 
 const UsageResponse = schemaComponent(
@@ -39,7 +39,7 @@ export function usageRoutes(deps: HttpDeps) {
         }),
         responses: {
           200: jsonResponse("This month's usage", UsageResponse),
-          ...problemResponses([400, 401, 403, 406], { 400: "An unknown query parameter (the route takes none)." }),
+          ...problemResponses([400, 401, 403, 406], { 400: NO_QUERY_PROBLEM }),
         },
       },
     });

@@ -10,7 +10,7 @@ import type { HttpDeps } from "../deps";
 import { guard, secured } from "../guard";
 import { media } from "../media";
 import { JSON_ONLY } from "../negotiate";
-import { jsonResponse, problemResponses } from "../openapi";
+import { jsonResponse, NO_QUERY_PROBLEM, problemResponses } from "../openapi";
 import { Paging } from "../paging";
 import { callMeta } from "../request-state";
 
@@ -72,7 +72,7 @@ export function webhookRoutes(deps: HttpDeps, wake: () => void = () => undefined
         responses: {
           200: jsonResponse("The delivery with its payload and attempts", WEBHOOK_DELIVERY_DETAIL_SCHEMA),
           ...problemResponses([400, 401, 403, 404, 406], {
-            400: "An unknown query parameter (the route takes none).",
+            400: NO_QUERY_PROBLEM,
             404: "No such delivery, or another tenant's.",
           }),
         },
