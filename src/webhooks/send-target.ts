@@ -1,25 +1,34 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import { checkWebhookUrl, isAllowListed, isPrivateHost, type UrlCheck, type UrlPolicy } from "./url-policy";
+import { checkWebhookUrl, isAllowListed, isPrivateHost, type UrlPolicy } from "./url-policy";
 
 export type LookupFn = (hostname: string) => Promise<ReadonlyArray<{ address: string }>>;
 
 export const systemLookup: LookupFn = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
 /**
+ * A URL that passed the send-time check. `addresses` are the checked addresses of a host name, which
+ * the dispatcher connects to itself (see send.ts): letting fetch resolve the name again would leave
+ * a window in which a DNS answer that flips (DNS rebinding) points the POST at an address the policy
+ * refuses. null when the URL is connected to as written: an IP literal (checked by checkWebhookUrl)
+ * or a name the operator allow-listed, which is trusted whatever it resolves to.
+ */
+export type SendTarget = { ok: true; url: URL; addresses: readonly string[] | null };
+
+/** A refusal because the name did not resolve (rather than because it resolved somewhere refused). */
+export type SendTargetCheck = SendTarget | { ok: false; reason: string } | { ok: false; reason: string; unresolved: true };
+
+/**
  * The URL policy again at send time, now on the resolved addresses: a public name that resolves to a
  * private address (DNS changed since onboarding, or was made to) is refused unless allow-listed.
- * An IP literal was already checked by checkWebhookUrl. fetch resolves the name once more, so a DNS
- * answer that flips between this check and the connect is not covered; redirects are never followed.
+ * Every address the name resolves to must pass, and those addresses are the ones sent to.
+ * Redirects are never followed.
  */
-/** A refusal because the name did not resolve (rather than because it resolved somewhere refused). */
-export type SendTargetCheck = UrlCheck | { ok: false; reason: string; unresolved: true };
-
 export async function checkSendTarget(raw: string, policy: UrlPolicy, lookup: LookupFn, timeoutMs: number): Promise<SendTargetCheck> {
   const check = checkWebhookUrl(raw, policy);
   if (!check.ok) return check;
   const host = check.url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (isIP(host) !== 0 || isAllowListed(host, policy.allowPrivate)) return check;
+  if (isIP(host) !== 0 || isAllowListed(host, policy.allowPrivate)) return { ok: true, url: check.url, addresses: null };
 
   let addresses: ReadonlyArray<{ address: string }>;
   try {
@@ -36,7 +45,7 @@ export async function checkSendTarget(raw: string, policy: UrlPolicy, lookup: Lo
       };
     }
   }
-  return check;
+  return { ok: true, url: check.url, addresses: addresses.map((a) => a.address) };
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import type { SecretBox } from "@/lib/secret-box";
 import type { AttemptRecord, ClaimedRow } from "./outbox-rows";
 import { checkSendTarget, type LookupFn } from "./send-target";
@@ -6,7 +7,8 @@ import { originAndPath, type UrlPolicy } from "./url-policy";
 
 export const WEBHOOK_USER_AGENT = "aml-screening-appliance-webhooks/1.0";
 
-export type FetchFn = (input: string | URL, init: RequestInit) => Promise<Response>;
+/** fetch as the dispatcher calls it: Bun's init, whose `tls` carries the server name of a pinned address. */
+export type FetchFn = (input: string | URL, init: BunFetchRequestInit) => Promise<Response>;
 
 export interface SendDeps {
   secrets: SecretBox;
@@ -23,8 +25,13 @@ export interface Receiver {
   webhookSecretEnc: string | null;
 }
 
-/** A receiver ready to send to: its secret unsealed and its URL checked against the policy, or why not. */
-export type PreparedReceiver = { ok: true; secret: string; url: URL; loggedUrl: string } | { ok: false; error: string };
+/**
+ * A receiver ready to send to: its secret unsealed and its URL checked against the policy, or why
+ * not. `addresses`: the checked addresses to connect to (SendTarget), null to connect as written.
+ */
+export type PreparedReceiver =
+  | { ok: true; secret: string; url: URL; addresses: readonly string[] | null; loggedUrl: string }
+  | { ok: false; error: string };
 
 /**
  * Unseals the signing secret and checks the URL policy on the resolved addresses. The dispatcher does
@@ -42,7 +49,7 @@ export async function prepareReceiver(receiver: Receiver, deps: Pick<SendDeps, "
   }
   const target = await checkSendTarget(receiver.webhookUrl, deps.urlPolicy, deps.lookup, deps.timeoutMs);
   if (!target.ok) return { ok: false, error: `refused by the webhook URL policy: ${target.reason}` };
-  return { ok: true, secret, url: target.url, loggedUrl: originAndPath(target.url) };
+  return { ok: true, secret, url: target.url, addresses: target.addresses, loggedUrl: originAndPath(target.url) };
 }
 
 /**
@@ -67,7 +74,7 @@ export async function sendDelivery(
   });
 
   if (!receiver.ok) return done(null, receiver.error, null);
-  const { secret, url, loggedUrl } = receiver;
+  const { secret, url, addresses, loggedUrl } = receiver;
 
   const timestamp = Math.floor(deps.now().getTime() / 1000);
   // Spelled as in the spec. Header names are case-insensitive, but some receivers (or the logs and
@@ -91,14 +98,17 @@ export async function sendDelivery(
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), deps.timeoutMs);
   try {
-    const response = await deps.fetch(url, {
-      method: "POST",
-      headers,
-      body: row.payload,
-      // A redirect could point the appliance at an address the URL policy refuses; it counts as a failure.
-      redirect: "manual",
-      signal: abort.signal,
-    });
+    const response = await postToFirstReachable(connectTargets(url, addresses), (target) =>
+      deps.fetch(target.input, {
+        method: "POST",
+        headers: target.host === null ? headers : { ...headers, Host: target.host },
+        body: row.payload,
+        // A redirect could point the appliance at an address the URL policy refuses; it counts as a failure.
+        redirect: "manual",
+        signal: abort.signal,
+        ...(target.serverName === null ? {} : { tls: { serverName: target.serverName } }),
+      }),
+    );
     await response.body?.cancel().catch(() => undefined);
     if (response.status >= 200 && response.status < 300) return done(response.status, null, loggedUrl);
     const redirect = response.status >= 300 && response.status < 400 ? " (redirects are not followed)" : "";
@@ -108,5 +118,46 @@ export async function sendDelivery(
     return done(null, `network error: ${(error as Error).message}`, loggedUrl);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * Where one POST connects. For a checked host name, each checked address in the resolver's order:
+ * the URL with the address in place of the name, the name in the Host header, and for https the
+ * name as the TLS server name, so the certificate is still verified against the name.
+ */
+export interface ConnectTarget {
+  input: string;
+  /** The Host header to send, or null to let fetch derive it from `input`. */
+  host: string | null;
+  /** For https to a pinned address: the name to send in SNI and check the certificate against. */
+  serverName: string | null;
+}
+
+export function connectTargets(url: URL, addresses: readonly string[] | null): ConnectTarget[] {
+  if (addresses === null || addresses.length === 0) return [{ input: url.href, host: null, serverName: null }];
+  const serverName = url.protocol === "https:" ? url.hostname.replace(/\.+$/, "") : null;
+  return addresses.map((address) => {
+    const pinned = new URL(url.href);
+    pinned.hostname = isIP(address) === 6 ? `[${address}]` : address;
+    return { input: pinned.href, host: url.host, serverName };
+  });
+}
+
+/**
+ * Errors that prove the request never left: nothing was connected to. Only these move on to the
+ * receiver's next address, so one event is never POSTed twice within an attempt.
+ */
+const NOT_CONNECTED = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
+
+async function postToFirstReachable(targets: ConnectTarget[], post: (target: ConnectTarget) => Promise<Response>): Promise<Response> {
+  for (let i = 0; ; i++) {
+    const target = targets[i] as ConnectTarget;
+    try {
+      return await post(target);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (i + 1 >= targets.length || typeof code !== "string" || !NOT_CONNECTED.has(code)) throw error;
+    }
   }
 }

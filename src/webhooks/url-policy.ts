@@ -4,7 +4,7 @@ import { isIP } from "node:net";
  * Which webhook URLs the appliance will POST to. Only http and https; no credentials in the URL;
  * loopback, private, link-local and unique-local addresses only when the operator allow-listed them
  * (on-prem receivers are common, but a tenant must not aim the appliance at its own admin ports).
- * The dispatcher checks the resolved address again at send time.
+ * The dispatcher checks the resolved addresses again at send time and connects to those addresses.
  */
 export interface UrlPolicy {
   /** Hostnames, IP addresses or CIDR ranges (IPv4 a.b.c.d/n, IPv6 prefix/n) that may be private. */

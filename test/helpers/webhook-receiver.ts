@@ -16,6 +16,8 @@ export interface ReceivedDelivery {
   signature: string;
   userAgent: string;
   contentType: string;
+  /** The Host header: the receiver URL's host, even when the appliance connected to its checked address. */
+  host: string;
   rawBody: string;
   body: Record<string, unknown>;
 }
@@ -97,6 +99,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       signature: header("x-aml-signature"),
       userAgent: header("user-agent"),
       contentType: header("content-type"),
+      host: header("host"),
       rawBody,
       body: JSON.parse(rawBody) as Record<string, unknown>,
     };

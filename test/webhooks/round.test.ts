@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createWebhookDispatcher } from "@/webhooks/dispatcher";
 import { retryPolicy } from "@/webhooks/schedule";
+import type { FetchFn } from "@/webhooks/send";
 import type { LookupFn } from "@/webhooks/send-target";
 import { makeTenant } from "../helpers/tenants";
 import { expectEachDeliveredOnce, startWebhookReceiver } from "../helpers/webhook-receiver";
@@ -29,9 +30,10 @@ describe("a dispatcher claim", () => {
       return [{ address: "93.184.216.34" }];
     };
     const posted: string[] = [];
-    const toLoopback = (input: string | URL, init: RequestInit) => {
+    const toLoopback: FetchFn = (input, init) => {
       const url = new URL(String(input));
-      posted.push(url.hostname);
+      // Sent to the address checked, with the name in Host and as the TLS server name.
+      posted.push(`${new Headers(init.headers).get("host")} via ${url.hostname} (${init.tls?.serverName})`);
       return fetch(`${receiver.url.replace(/\/[^/]*$/, "")}${url.pathname}`, init);
     };
     const loop = createWebhookDispatcher(ctx, {
@@ -47,7 +49,7 @@ describe("a dispatcher claim", () => {
     const first = enqueueEvents(ctx, tenant.tenant.id, 5);
     await loop.tick(signal);
     await loop.settle?.();
-    expect(posted).toEqual(Array(5).fill("hooks.bank.example"));
+    expect(posted).toEqual(Array(5).fill(`hooks.bank.example:${port} via 93.184.216.34 (hooks.bank.example)`));
     expect(resolved).toEqual(["hooks.bank.example"]);
 
     // The next claim resolves again: a DNS change (or a policy refusal) is seen one claim later at most.

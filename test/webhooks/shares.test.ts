@@ -69,7 +69,9 @@ describe("a tenant's share of the slots", () => {
     const hanging = new Set<() => void>();
     // The slow receiver never answers; the appliance's timeout (TIMEOUT_MS) aborts each request.
     const fetchStub: FetchFn = (input, init) => {
-      const host = new URL(String(input)).hostname;
+      // The name is in the Host header; the URL holds the checked address the POST connects to.
+      expect(new URL(String(input)).hostname).toBe("93.184.216.34");
+      const host = new Headers(init.headers).get("host") ?? "";
       sent.set(host, (sent.get(host) ?? 0) + 1);
       if (host === "quick.bank.example") return Promise.resolve(new Response(null, { status: 204 }));
       open.set(host, (open.get(host) ?? 0) + 1);

@@ -1,0 +1,166 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { loadConfig } from "@/config";
+import type { AppContext } from "@/context";
+import { verifyWebhook } from "@/webhooks/verify";
+import { createWebhookDispatcher } from "@/webhooks/dispatcher";
+import { retryPolicy } from "@/webhooks/schedule";
+import { connectTargets, type FetchFn } from "@/webhooks/send";
+import type { LookupFn } from "@/webhooks/send-target";
+import { makeTenant } from "../helpers/tenants";
+import { expectEachDeliveredOnce, startWebhookReceiver } from "../helpers/webhook-receiver";
+import { enqueueEvents, memoryContext, outboxStatuses } from "./fixtures";
+
+/**
+ * The dispatcher connects to the addresses it checked, not to whatever the name resolves to when
+ * fetch connects (DNS rebinding). The names below are under .example, which never resolves: a POST
+ * that arrives can only have gone to the address the test's resolver gave and the policy passed.
+ */
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A self-signed certificate for hooks.bank.example only (test fixture, valid to 2126). */
+const TLS_DIR = join(import.meta.dir, "../fixtures/tls");
+const CERT = await Bun.file(join(TLS_DIR, "hooks.bank.example.cert.pem")).text();
+const KEY = await Bun.file(join(TLS_DIR, "hooks.bank.example.key.pem")).text();
+
+function context(allowPrivate?: string[]): AppContext {
+  const ctx = memoryContext();
+  if (allowPrivate) {
+    ctx.config = loadConfig({ env: {}, flags: { logLevel: "silent", webhooks: { allowPrivateNetworks: allowPrivate, timeoutMs: 2_000 } } });
+  }
+  cleanups.push(() => ctx.db.close());
+  return ctx;
+}
+
+function dispatcher(ctx: AppContext, lookup: LookupFn, fetchFn: FetchFn = fetch) {
+  const loop = createWebhookDispatcher(ctx, {
+    retry: retryPolicy({ retryDelaysMs: [60_000], maxAttempts: 3 }),
+    fetch: fetchFn,
+    lookup,
+    intervalMs: 10,
+    slots: 20,
+    leaseMs: 10_000,
+  });
+  return async () => {
+    await loop.tick(new AbortController().signal);
+    await loop.settle?.();
+  };
+}
+
+function attempts(ctx: AppContext): Array<{ status_code: number | null; error: string | null; url: string | null }> {
+  return ctx.db.sqlite.query<{ status_code: number | null; error: string | null; url: string | null }, []>("SELECT status_code, error, url FROM webhook_attempts").all();
+}
+
+describe("a receiver named by host name", () => {
+  test("is POSTed at the address the policy checked, with its name in Host", async () => {
+    const ctx = context();
+    const receiver = await startWebhookReceiver();
+    cleanups.push(() => receiver.stop());
+    const port = new URL(receiver.url).port;
+    const tenant = makeTenant(ctx, { webhookUrl: `http://hooks.bank.example:${port}/hooks/aml?token=t1` });
+    receiver.secret = tenant.webhookSigningSecret ?? "";
+
+    const ids = enqueueEvents(ctx, tenant.tenant.id, 3);
+    await dispatcher(ctx, async () => [{ address: "127.0.0.1" }])();
+
+    expectEachDeliveredOnce(receiver, ids);
+    expect(new Set(receiver.delivered.map((d) => d.host))).toEqual(new Set([`hooks.bank.example:${port}`]));
+    // The delivery log records the URL as configured (without its query), not the address.
+    expect(new Set(attempts(ctx).map((a) => a.url))).toEqual(new Set([`http://hooks.bank.example:${port}/hooks/aml`]));
+    expect(outboxStatuses(ctx, tenant.tenant.id)).toEqual({ delivered: 3 });
+  });
+
+  test("over https, verifies the certificate against the name, not the address", async () => {
+    const ctx = context();
+    const seen: string[] = [];
+    let secret = "";
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      tls: { cert: CERT, key: KEY },
+      async fetch(request) {
+        const rawBody = await request.text();
+        const checked = verifyWebhook({
+          secret,
+          timestamp: request.headers.get("x-aml-timestamp") ?? "",
+          signature: request.headers.get("x-aml-signature") ?? "",
+          rawBody,
+        });
+        seen.push(`${request.headers.get("host")} ${checked.ok}`);
+        return new Response(null, { status: checked.ok ? 204 : 401 });
+      },
+    });
+    cleanups.push(() => server.stop(true));
+    const good = makeTenant(ctx, { webhookUrl: `https://hooks.bank.example:${server.port}/aml` });
+    // Same address and port, a name the certificate does not carry.
+    const other = makeTenant(ctx, { webhookUrl: `https://other.bank.example:${server.port}/aml` });
+    secret = good.webhookSigningSecret ?? "";
+    // The fixture's self-signed certificate is the only one trusted; the server name is left as the dispatcher set it.
+    const trustingFixture: FetchFn = (input, init) => fetch(input, { ...init, tls: { ...init.tls, ca: CERT } });
+
+    enqueueEvents(ctx, good.tenant.id, 2);
+    enqueueEvents(ctx, other.tenant.id, 1);
+    await dispatcher(ctx, async () => [{ address: "127.0.0.1" }], trustingFixture)();
+
+    expect(seen).toEqual([`hooks.bank.example:${server.port} true`, `hooks.bank.example:${server.port} true`]);
+    expect(outboxStatuses(ctx, good.tenant.id)).toEqual({ delivered: 2 });
+    expect(outboxStatuses(ctx, other.tenant.id)).toEqual({ pending: 1 });
+    const refused = attempts(ctx).filter((a) => a.url?.includes("other.bank.example"));
+    expect(refused).toHaveLength(1);
+    expect(refused[0]?.status_code).toBeNull();
+    expect(refused[0]?.error).toContain("ERR_TLS_CERT_ALTNAME_INVALID");
+  });
+
+  test("an address that refuses the connection passes to the next one; one POST per attempt", async () => {
+    const ctx = context(["127.0.0.0/8"]);
+    const receiver = await startWebhookReceiver();
+    cleanups.push(() => receiver.stop());
+    const port = new URL(receiver.url).port;
+    const tenant = makeTenant(ctx, { webhookUrl: `http://hooks.bank.example:${port}/hooks/aml` });
+    receiver.secret = tenant.webhookSigningSecret ?? "";
+    // The receiver listens on 127.0.0.1 only: 127.0.0.2 refuses the connection.
+    const ids = enqueueEvents(ctx, tenant.tenant.id, 2);
+    await dispatcher(ctx, async () => [{ address: "127.0.0.2" }, { address: "127.0.0.1" }])();
+    expectEachDeliveredOnce(receiver, ids);
+    expect(attempts(ctx).map((a) => a.status_code)).toEqual([204, 204]);
+
+    // An answer, even a failing one, is not passed on: the event is not POSTed to a second address.
+    receiver.failWith = 500;
+    enqueueEvents(ctx, tenant.tenant.id, 1);
+    await dispatcher(ctx, async () => [{ address: "127.0.0.1" }, { address: "127.0.0.1" }])();
+    expect(receiver.failed).toHaveLength(1);
+  });
+
+  test("every address must pass the policy; one private address refuses the receiver", async () => {
+    const ctx = context();
+    const tenant = makeTenant(ctx, { webhookUrl: "https://hooks.bank.example/aml" });
+    let posts = 0;
+    enqueueEvents(ctx, tenant.tenant.id, 1);
+    await dispatcher(ctx, async () => [{ address: "93.184.216.34" }, { address: "10.1.2.3" }], () => {
+      posts++;
+      return Promise.resolve(new Response(null, { status: 204 }));
+    })();
+    expect(posts).toBe(0);
+    expect(attempts(ctx)[0]?.error).toContain("resolves to private address 10.1.2.3");
+  });
+});
+
+describe("connectTargets", () => {
+  test("puts each address in the URL, the name in Host and, for https, in the TLS server name", () => {
+    expect(connectTargets(new URL("https://Hooks.Bank.Example./aml?t=1"), ["93.184.216.34", "2606:2800:220:1::248"])).toEqual([
+      { input: "https://93.184.216.34/aml?t=1", host: "hooks.bank.example.", serverName: "hooks.bank.example" },
+      { input: "https://[2606:2800:220:1::248]/aml?t=1", host: "hooks.bank.example.", serverName: "hooks.bank.example" },
+    ]);
+    expect(connectTargets(new URL("http://hooks.bank.example:8443/aml"), ["93.184.216.34"])).toEqual([
+      { input: "http://93.184.216.34:8443/aml", host: "hooks.bank.example:8443", serverName: null },
+    ]);
+  });
+
+  test("connects as written when there is nothing to pin (an IP literal or an allow-listed name)", () => {
+    expect(connectTargets(new URL("https://10.0.0.5:9000/aml"), null)).toEqual([{ input: "https://10.0.0.5:9000/aml", host: null, serverName: null }]);
+  });
+});
