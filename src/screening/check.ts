@@ -49,8 +49,8 @@ export async function checkScreening(deps: ScreeningDeps, args: CheckArgs): Prom
   precheckOneScreen(deps.db, args.tenantId, now);
   const options = optionsForTenant(deps.db, args.tenantId, overrides);
   const lists = requireLists(deps);
-  return withAdmittedScreens(deps, args.tenantId, 1, () => {
+  return withAdmittedScreens(deps, args.tenantId, 1, (giveBack) => {
     const record = runScreening(lists, { subject, options, origin: "check", rescreenOf: null, correlationId: args.meta.correlationId ?? null }, now);
-    return commitSingleScreen(deps, args.tenantId, record, args.meta, claim);
+    return commitSingleScreen(deps, args.tenantId, record, args.meta, claim, giveBack);
   });
 }

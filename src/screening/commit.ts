@@ -63,7 +63,8 @@ export function commitScreenings(ctx: AppContext, tenantId: string, records: Scr
  * (storage/group-commit.ts), where concurrent single screens share one write transaction, each under
  * its own savepoint. Resolves only after that transaction committed, then wakes the dispatcher if an
  * event was queued (waking it for nothing costs a claim transaction). A failure (quota, reused key)
- * rejects this call alone.
+ * rejects this call alone. When a concurrent request with the same Idempotency-Key committed first,
+ * this one returns that screening and stores nothing: its rate-limit token goes back (`giveBack`).
  */
 export async function commitSingleScreen(
   deps: ScreeningDeps,
@@ -71,9 +72,11 @@ export async function commitSingleScreen(
   record: ScreeningRecord,
   meta: CallMeta,
   idempotency: IdempotencyClaim | null,
+  giveBack: (unused: number) => void,
 ): Promise<ScreenOutcome> {
   const result = await groupCommit(deps.db).run(() => commitScreenings(deps, tenantId, [record], meta, { charge: true, idempotency }), { recordsOnly: true });
   if (result.queued > 0) deps.announce();
+  if (result.replayed) giveBack(1);
   return { record: result.records[0], replayed: result.replayed };
 }
 

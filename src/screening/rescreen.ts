@@ -40,7 +40,7 @@ export async function rescreenScreening(deps: ScreeningDeps, args: RescreenArgs)
   }
   precheckOneScreen(deps.db, args.tenantId, now);
   const lists = requireLists(deps);
-  return withAdmittedScreens(deps, args.tenantId, 1, () => {
+  return withAdmittedScreens(deps, args.tenantId, 1, (giveBack) => {
     const record = runScreening(
       lists,
       {
@@ -52,6 +52,6 @@ export async function rescreenScreening(deps: ScreeningDeps, args: RescreenArgs)
       },
       now,
     );
-    return commitSingleScreen(deps, args.tenantId, record, args.meta, claim);
+    return commitSingleScreen(deps, args.tenantId, record, args.meta, claim, giveBack);
   });
 }

@@ -100,6 +100,20 @@ describe("per-tenant screening rate limit", () => {
     expect(screeningsOf(tenant.id)).toBe(3);
   });
 
+  test("concurrent first uses of one Idempotency-Key take one token between them", async () => {
+    const tenant = freshTenant();
+    const key = { "idempotency-key": "rate-shared-key" };
+    // Sent together, they pass the replay lookup before any of them commits; one screen is stored.
+    const responses = await Promise.all(Array.from({ length: 3 }, () => tenant.post("/v1/screenings/check", { fullName: "Keyed Person" }, key)));
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(new Set(responses.map((r) => json<{ id: string }>(r).id)).size).toBe(1);
+    expect(screeningsOf(tenant.id)).toBe(1);
+    // So two of the burst's three tokens are left.
+    expect((await tenant.post("/v1/screenings/check", { fullName: "After Keyed 1" })).status).toBe(200);
+    expect((await tenant.post("/v1/screenings/check", { fullName: "After Keyed 2" })).status).toBe(200);
+    expectProblem(await tenant.post("/v1/screenings/check", { fullName: "After Keyed 3" }), 429, "RATE_LIMITED");
+  });
+
   test("over both the quota and the rate, the call is told about the quota", async () => {
     const tenant = freshTenant({ monthlyScreeningQuota: 3 });
     for (let i = 0; i < 3; i++) expect((await tenant.post("/v1/screenings/check", { fullName: `Quota And Rate ${i}` })).status).toBe(200);
