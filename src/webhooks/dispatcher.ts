@@ -9,12 +9,15 @@ import type { AttemptRecord, ClaimedRow } from "./outbox-rows";
 import { type AttemptResult, type ClaimRoom, claimDueFairly, finishAttempt, reclaimExpired } from "./outbox-store";
 import type { RetryPolicy } from "./schedule";
 import { type FetchFn, type PreparedReceiver, prepareReceiver, type Receiver, sendDelivery } from "./send";
+import type { ProxyEnv } from "./pinning";
 import type { LookupFn } from "./send-target";
 
 export interface DispatcherOptions {
   retry: RetryPolicy;
   fetch: FetchFn;
   lookup: LookupFn;
+  /** The proxy variables Bun's fetch follows; default process.env. A proxied receiver is not pinned (pinning.ts). */
+  proxyEnv?: ProxyEnv;
   /** Poll interval when idle; a wake() after an enqueue skips the wait. */
   intervalMs: number;
   /** Deliveries in flight at once, across tenants: the slots that answered POSTs hand back to the next claim. */
@@ -110,6 +113,7 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
     timeoutMs: ctx.config.webhooks.timeoutMs,
     fetch: options.fetch,
     lookup: options.lookup,
+    proxyEnv: options.proxyEnv ?? process.env,
     now: () => ctx.clock.now(),
   };
 

@@ -38,6 +38,10 @@ export async function checkSendTarget(raw: string, policy: UrlPolicy, lookup: Lo
   }
   if (addresses.length === 0) return { ok: false, reason: `${host} resolved to no address`, unresolved: true };
   for (const { address } of addresses) {
+    // A zone-scoped address (fe80::1%eth0) cannot be put in a URL, so it cannot be sent to as checked.
+    if (address.includes("%")) {
+      return { ok: false, reason: `host ${host} resolves to ${address}, an address with a zone id that deliveries cannot be sent to; an operator can allow-list the host name to send to it by name` };
+    }
     if (isPrivateHost(address.toLowerCase()) && !isAllowListed(address.toLowerCase(), policy.allowPrivate)) {
       return {
         ok: false,

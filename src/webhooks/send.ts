@@ -1,6 +1,6 @@
-import { isIP } from "node:net";
 import type { SecretBox } from "@/lib/secret-box";
 import type { AttemptRecord, ClaimedRow } from "./outbox-rows";
+import { connectTargets, type ProxyEnv, postToFirstReachable, proxiedByEnv } from "./pinning";
 import { checkSendTarget, type LookupFn } from "./send-target";
 import { signWebhook } from "./sign";
 import { originAndPath, type UrlPolicy } from "./url-policy";
@@ -16,6 +16,8 @@ export interface SendDeps {
   timeoutMs: number;
   fetch: FetchFn;
   lookup: LookupFn;
+  /** The environment whose proxy variables Bun's fetch follows (process.env). */
+  proxyEnv: ProxyEnv;
   now: () => Date;
 }
 
@@ -38,7 +40,10 @@ export type PreparedReceiver =
  * this once per tenant per claim, so a claim of 16 deliveries to one receiver costs one DNS lookup
  * and one unsealing, not 16; the check is still made at send time, milliseconds before the POSTs.
  */
-export async function prepareReceiver(receiver: Receiver, deps: Pick<SendDeps, "secrets" | "urlPolicy" | "lookup" | "timeoutMs">): Promise<PreparedReceiver> {
+export async function prepareReceiver(
+  receiver: Receiver,
+  deps: Pick<SendDeps, "secrets" | "urlPolicy" | "lookup" | "timeoutMs" | "proxyEnv">,
+): Promise<PreparedReceiver> {
   if (!receiver.webhookUrl || !receiver.webhookSecretEnc) return { ok: false, error: "the tenant has no webhook URL or signing secret configured" };
   let secret: string;
   try {
@@ -49,7 +54,9 @@ export async function prepareReceiver(receiver: Receiver, deps: Pick<SendDeps, "
   }
   const target = await checkSendTarget(receiver.webhookUrl, deps.urlPolicy, deps.lookup, deps.timeoutMs);
   if (!target.ok) return { ok: false, error: `refused by the webhook URL policy: ${target.reason}` };
-  return { ok: true, secret, url: target.url, addresses: target.addresses, loggedUrl: originAndPath(target.url) };
+  // Through a proxy the proxy connects, by name (pinning.ts); the check above still ran.
+  const addresses = proxiedByEnv(target.url, deps.proxyEnv) ? null : target.addresses;
+  return { ok: true, secret, url: target.url, addresses, loggedUrl: originAndPath(target.url) };
 }
 
 /**
@@ -98,7 +105,7 @@ export async function sendDelivery(
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), deps.timeoutMs);
   try {
-    const response = await postToFirstReachable(connectTargets(url, addresses), (target) =>
+    const response = await postToFirstReachable(connectTargets(url, addresses, row.attempts), (target) =>
       deps.fetch(target.input, {
         method: "POST",
         headers: target.host === null ? headers : { ...headers, Host: target.host },
@@ -115,49 +122,16 @@ export async function sendDelivery(
     return done(response.status, `receiver answered HTTP ${response.status}${redirect}`, loggedUrl);
   } catch (error) {
     if (abort.signal.aborted) return done(null, `no answer within ${deps.timeoutMs} ms`, loggedUrl);
-    return done(null, `network error: ${(error as Error).message}`, loggedUrl);
+    return done(null, `network error: ${withoutQueries((error as Error).message)}`, loggedUrl);
   } finally {
     clearTimeout(timer);
   }
 }
 
 /**
- * Where one POST connects. For a checked host name, each checked address in the resolver's order:
- * the URL with the address in place of the name, the name in the Host header, and for https the
- * name as the TLS server name, so the certificate is still verified against the name.
+ * An error text as the delivery log may keep it: fetch's messages quote the URL they fetched, whose
+ * query string may carry the receiver's token (recordableUrl).
  */
-export interface ConnectTarget {
-  input: string;
-  /** The Host header to send, or null to let fetch derive it from `input`. */
-  host: string | null;
-  /** For https to a pinned address: the name to send in SNI and check the certificate against. */
-  serverName: string | null;
-}
-
-export function connectTargets(url: URL, addresses: readonly string[] | null): ConnectTarget[] {
-  if (addresses === null || addresses.length === 0) return [{ input: url.href, host: null, serverName: null }];
-  const serverName = url.protocol === "https:" ? url.hostname.replace(/\.+$/, "") : null;
-  return addresses.map((address) => {
-    const pinned = new URL(url.href);
-    pinned.hostname = isIP(address) === 6 ? `[${address}]` : address;
-    return { input: pinned.href, host: url.host, serverName };
-  });
-}
-
-/**
- * Errors that prove the request never left: nothing was connected to. Only these move on to the
- * receiver's next address, so one event is never POSTed twice within an attempt.
- */
-const NOT_CONNECTED = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
-
-async function postToFirstReachable(targets: ConnectTarget[], post: (target: ConnectTarget) => Promise<Response>): Promise<Response> {
-  for (let i = 0; ; i++) {
-    const target = targets[i] as ConnectTarget;
-    try {
-      return await post(target);
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (i + 1 >= targets.length || typeof code !== "string" || !NOT_CONNECTED.has(code)) throw error;
-    }
-  }
+function withoutQueries(message: string): string {
+  return message.replace(/https?:\/\/[^\s"'<>]+/g, (url) => url.replace(/[?#].*$/s, ""));
 }

@@ -5,7 +5,9 @@ import type { AppContext } from "@/context";
 import { verifyWebhook } from "@/webhooks/verify";
 import { createWebhookDispatcher } from "@/webhooks/dispatcher";
 import { retryPolicy } from "@/webhooks/schedule";
-import { connectTargets, type FetchFn } from "@/webhooks/send";
+import { connectTargets, proxiedByEnv } from "@/webhooks/pinning";
+import type { FetchFn } from "@/webhooks/send";
+import { checkSendTarget } from "@/webhooks/send-target";
 import type { LookupFn } from "@/webhooks/send-target";
 import { makeTenant } from "../helpers/tenants";
 import { expectEachDeliveredOnce, startWebhookReceiver } from "../helpers/webhook-receiver";
@@ -36,8 +38,9 @@ function context(allowPrivate?: string[]): AppContext {
   return ctx;
 }
 
-function dispatcher(ctx: AppContext, lookup: LookupFn, fetchFn: FetchFn = fetch) {
+function dispatcher(ctx: AppContext, lookup: LookupFn, fetchFn: FetchFn = fetch, proxyEnv: Record<string, string> = {}) {
   const loop = createWebhookDispatcher(ctx, {
+    proxyEnv,
     retry: retryPolicy({ retryDelaysMs: [60_000], maxAttempts: 3 }),
     fetch: fetchFn,
     lookup,
@@ -97,14 +100,19 @@ describe("a receiver named by host name", () => {
     cleanups.push(() => server.stop(true));
     const good = makeTenant(ctx, { webhookUrl: `https://hooks.bank.example:${server.port}/aml` });
     // Same address and port, a name the certificate does not carry.
-    const other = makeTenant(ctx, { webhookUrl: `https://other.bank.example:${server.port}/aml` });
+    const other = makeTenant(ctx, { webhookUrl: `https://other.bank.example:${server.port}/aml?token=tls-secret` });
     secret = good.webhookSigningSecret ?? "";
     // The fixture's self-signed certificate is the only one trusted; the server name is left as the dispatcher set it.
-    const trustingFixture: FetchFn = (input, init) => fetch(input, { ...init, tls: { ...init.tls, ca: CERT } });
+    const calls: string[] = [];
+    const trustingFixture: FetchFn = (input, init) => {
+      calls.push(String(init.tls?.serverName));
+      return fetch(input, { ...init, tls: { ...init.tls, ca: CERT } });
+    };
 
     enqueueEvents(ctx, good.tenant.id, 2);
     enqueueEvents(ctx, other.tenant.id, 1);
-    await dispatcher(ctx, async () => [{ address: "127.0.0.1" }], trustingFixture)();
+    // Two addresses: a failed handshake is an answer of sorts (the connection was made), not a reason to try the next.
+    await dispatcher(ctx, async () => [{ address: "127.0.0.1" }, { address: "127.0.0.1" }], trustingFixture)();
 
     expect(seen).toEqual([`hooks.bank.example:${server.port} true`, `hooks.bank.example:${server.port} true`]);
     expect(outboxStatuses(ctx, good.tenant.id)).toEqual({ delivered: 2 });
@@ -113,6 +121,10 @@ describe("a receiver named by host name", () => {
     expect(refused).toHaveLength(1);
     expect(refused[0]?.status_code).toBeNull();
     expect(refused[0]?.error).toContain("ERR_TLS_CERT_ALTNAME_INVALID");
+    expect(calls.filter((name) => name === "other.bank.example")).toHaveLength(1);
+    // fetch's TLS error quotes the URL it fetched; the log keeps it without the query's token.
+    expect(refused[0]?.error).toContain(`fetching "https://127.0.0.1:${server.port}/aml"`);
+    expect(JSON.stringify(attempts(ctx))).not.toContain("tls-secret");
   });
 
   test("an address that refuses the connection passes to the next one; one POST per attempt", async () => {
@@ -135,6 +147,52 @@ describe("a receiver named by host name", () => {
     expect(receiver.failed).toHaveLength(1);
   });
 
+  test("when every address refuses, the delivery log names them, and the URL's query is not recorded", async () => {
+    const ctx = context(["127.0.0.0/8"]);
+    const receiver = await startWebhookReceiver();
+    const port = new URL(receiver.url).port;
+    await receiver.stop();
+    const tenant = makeTenant(ctx, { webhookUrl: `http://hooks.bank.example:${port}/hooks/aml?token=secret-token` });
+    enqueueEvents(ctx, tenant.tenant.id, 1);
+    await dispatcher(ctx, async () => [{ address: "127.0.0.2" }, { address: "127.0.0.3" }])();
+    const [attempt] = attempts(ctx);
+    expect(attempt?.status_code).toBeNull();
+    expect(attempt?.error).toStartWith("network error: each of 127.0.0.2, 127.0.0.3: ECONNREFUSED");
+    expect(JSON.stringify(attempts(ctx))).not.toContain("secret-token");
+  });
+
+  test("through a proxy from the environment, the POST goes to the proxy by name, not to an address", async () => {
+    const ctx = context();
+    const seen: string[] = [];
+    const proxy = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch(request) {
+        seen.push(`${request.method} ${request.url}`);
+        return new Response(null, { status: 204 });
+      },
+    });
+    cleanups.push(() => proxy.stop(true));
+    const tenant = makeTenant(ctx, { webhookUrl: "http://hooks.bank.example:8088/aml" });
+    // Bun's fetch reads the proxy variables from process.env when it sends; the dispatcher decides from the same.
+    const saved = process.env.HTTP_PROXY;
+    process.env.HTTP_PROXY = `http://127.0.0.1:${proxy.port}`;
+    cleanups.push(() => {
+      if (saved === undefined) delete process.env.HTTP_PROXY;
+      else process.env.HTTP_PROXY = saved;
+    });
+    enqueueEvents(ctx, tenant.tenant.id, 1);
+    await dispatcher(ctx, async () => [{ address: "93.184.216.34" }], fetch, process.env as Record<string, string>)();
+    expect(seen).toEqual(["POST http://hooks.bank.example:8088/aml"]);
+    expect(outboxStatuses(ctx, tenant.tenant.id)).toEqual({ delivered: 1 });
+  });
+
+  test("a name that resolves to a zone-scoped address is refused: it cannot be sent to as checked", async () => {
+    const policy = { allowPrivate: ["fe80::/10"] };
+    const check = await checkSendTarget("http://hooks.bank.example/aml", policy, async () => [{ address: "fe80::1%eth0" }], 1_000);
+    expect(check).toMatchObject({ ok: false, reason: expect.stringContaining("fe80::1%eth0, an address with a zone id") });
+  });
+
   test("every address must pass the policy; one private address refuses the receiver", async () => {
     const ctx = context();
     const tenant = makeTenant(ctx, { webhookUrl: "https://hooks.bank.example/aml" });
@@ -150,17 +208,53 @@ describe("a receiver named by host name", () => {
 });
 
 describe("connectTargets", () => {
+  test("starts each attempt at the next address, so one that drops packets costs one attempt", () => {
+    const url = new URL("http://hooks.bank.example/aml");
+    const order = (attempt: number) => connectTargets(url, ["2001:db8::1", "93.184.216.34"], attempt).map((t) => t.address);
+    expect(order(1)).toEqual(["2001:db8::1", "93.184.216.34"]);
+    expect(order(2)).toEqual(["93.184.216.34", "2001:db8::1"]);
+    expect(order(3)).toEqual(["2001:db8::1", "93.184.216.34"]);
+  });
+
+  test("refuses to build a target it could only send by name: no address, or one a URL cannot hold", () => {
+    const url = new URL("http://hooks.bank.example/aml");
+    expect(() => connectTargets(url, [])).toThrow("no checked address");
+    expect(() => connectTargets(url, ["fe80::1%eth0"])).toThrow("not an address a URL can hold");
+  });
+
   test("puts each address in the URL, the name in Host and, for https, in the TLS server name", () => {
     expect(connectTargets(new URL("https://Hooks.Bank.Example./aml?t=1"), ["93.184.216.34", "2606:2800:220:1::248"])).toEqual([
-      { input: "https://93.184.216.34/aml?t=1", host: "hooks.bank.example.", serverName: "hooks.bank.example" },
-      { input: "https://[2606:2800:220:1::248]/aml?t=1", host: "hooks.bank.example.", serverName: "hooks.bank.example" },
+      { input: "https://93.184.216.34/aml?t=1", address: "93.184.216.34", host: "hooks.bank.example.", serverName: "hooks.bank.example" },
+      { input: "https://[2606:2800:220:1::248]/aml?t=1", address: "2606:2800:220:1::248", host: "hooks.bank.example.", serverName: "hooks.bank.example" },
     ]);
     expect(connectTargets(new URL("http://hooks.bank.example:8443/aml"), ["93.184.216.34"])).toEqual([
-      { input: "http://93.184.216.34:8443/aml", host: "hooks.bank.example:8443", serverName: null },
+      { input: "http://93.184.216.34:8443/aml", address: "93.184.216.34", host: "hooks.bank.example:8443", serverName: null },
     ]);
   });
 
   test("connects as written when there is nothing to pin (an IP literal or an allow-listed name)", () => {
-    expect(connectTargets(new URL("https://10.0.0.5:9000/aml"), null)).toEqual([{ input: "https://10.0.0.5:9000/aml", host: null, serverName: null }]);
+    expect(connectTargets(new URL("https://10.0.0.5:9000/aml"), null)).toEqual([{ input: "https://10.0.0.5:9000/aml", address: null, host: null, serverName: null }]);
+  });
+});
+
+describe("proxiedByEnv", () => {
+  const proxy = "http://proxy.bank.example:3128";
+  test("follows the scheme's variable, either case, as Bun's fetch does", () => {
+    expect(proxiedByEnv(new URL("http://hooks.bank.example/"), { HTTP_PROXY: proxy })).toBe(true);
+    expect(proxiedByEnv(new URL("http://hooks.bank.example/"), { http_proxy: proxy })).toBe(true);
+    expect(proxiedByEnv(new URL("https://hooks.bank.example/"), { HTTP_PROXY: proxy })).toBe(false);
+    expect(proxiedByEnv(new URL("https://hooks.bank.example/"), { HTTPS_PROXY: proxy })).toBe(true);
+    expect(proxiedByEnv(new URL("https://hooks.bank.example/"), {})).toBe(false);
+  });
+
+  test("NO_PROXY: *, the name, or a parent domain with or without a dot; ports ignored", () => {
+    const url = new URL("https://hooks.bank.example:8443/");
+    const via = (noProxy: string) => proxiedByEnv(url, { HTTPS_PROXY: proxy, NO_PROXY: noProxy });
+    expect(via("*")).toBe(false);
+    expect(via("hooks.bank.example")).toBe(false);
+    expect(via("other.example, .bank.example")).toBe(false);
+    expect(via("bank.example:8443")).toBe(false);
+    expect(via("ank.example")).toBe(true);
+    expect(via("other.example")).toBe(true);
   });
 });

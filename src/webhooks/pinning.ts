@@ -1,0 +1,99 @@
+import { isIP } from "node:net";
+
+/**
+ * Sending to the addresses the URL policy checked (send-target.ts), not to whatever the name
+ * resolves to when fetch connects: a DNS answer that changed in between (DNS rebinding) could
+ * otherwise point a delivery at loopback or the appliance's own network.
+ */
+
+/**
+ * Where one POST connects. For a checked host name: the URL with an address in place of the name,
+ * the name in the Host header, and for https the name as the TLS server name, so the certificate
+ * is still verified against the name (Bun's fetch checks it against tls.serverName, and sends it
+ * in SNI).
+ */
+export interface ConnectTarget {
+  input: string;
+  /** The address connected to, or null when the URL is connected to as written. */
+  address: string | null;
+  /** The Host header to send, or null to let fetch derive it from `input`. */
+  host: string | null;
+  /** For https to a pinned address: the name to send in SNI and check the certificate against. */
+  serverName: string | null;
+}
+
+/**
+ * The targets of one attempt: every checked address, starting at `attempt`'s turn in the resolver's
+ * order. Each attempt starts at the next address, so an address that drops packets (a broken IPv6
+ * route, say) costs one attempt's timeout and the retry goes to another, instead of every attempt
+ * timing out on the same first address. `addresses` null: connect as written.
+ */
+export function connectTargets(url: URL, addresses: readonly string[] | null, attempt = 1): ConnectTarget[] {
+  if (addresses === null) return [{ input: url.href, address: null, host: null, serverName: null }];
+  if (addresses.length === 0) throw new Error(`no checked address to send to for ${url.hostname}`);
+  const serverName = url.protocol === "https:" ? url.hostname.replace(/\.+$/, "") : null;
+  const start = (((attempt - 1) % addresses.length) + addresses.length) % addresses.length;
+  return [...addresses.slice(start), ...addresses.slice(0, start)].map((address) => {
+    const literal = isIP(address) === 6 ? `[${address}]` : address;
+    const pinned = new URL(url.href);
+    pinned.hostname = literal;
+    // URL ignores a hostname it cannot take (a zone id, say) and would keep the name: never send that.
+    if (pinned.hostname !== literal.toLowerCase()) throw new Error(`cannot send to ${address}: not an address a URL can hold`);
+    return { input: pinned.href, address, host: url.host, serverName };
+  });
+}
+
+/**
+ * Errors that prove the request never left: nothing was connected to. Only these move on to the
+ * next address, so one event is never POSTed twice within an attempt.
+ */
+const NOT_CONNECTED = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
+
+/** The last target's error, after every earlier target refused the connection; names the addresses tried. */
+export class NotReached extends Error {
+  constructor(
+    readonly tried: readonly string[],
+    readonly lastError: unknown,
+  ) {
+    super(`${tried.length === 1 ? tried[0] : `each of ${tried.join(", ")}`}: ${(lastError as Error).message}`);
+  }
+}
+
+/** POSTs to the first target that accepts a connection; an answer of any status ends it. */
+export async function postToFirstReachable(targets: readonly ConnectTarget[], post: (target: ConnectTarget) => Promise<Response>): Promise<Response> {
+  const tried: string[] = [];
+  for (const target of targets) {
+    try {
+      return await post(target);
+    } catch (error) {
+      if (target.address === null) throw error;
+      tried.push(target.address);
+      const code = (error as { code?: unknown }).code;
+      if (tried.length === targets.length || typeof code !== "string" || !NOT_CONNECTED.has(code)) throw new NotReached(tried, error);
+    }
+  }
+  throw new Error("no target to send to");
+}
+
+export type ProxyEnv = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Whether Bun's fetch sends `url` through a proxy from the environment: http_proxy / HTTP_PROXY for
+ * http, https_proxy / HTTPS_PROXY for https, unless no_proxy / NO_PROXY names the host ("*", the
+ * name, or a parent domain with or without a leading dot). Through a proxy the appliance does not
+ * pin: the proxy connects, resolves the name itself, and (as egress proxies at banks do) may allow
+ * names rather than addresses, so an address in the URL would be refused there.
+ */
+export function proxiedByEnv(url: URL, env: ProxyEnv): boolean {
+  const scheme = url.protocol === "https:" ? "https" : "http";
+  const proxy = env[`${scheme}_proxy`] || env[`${scheme.toUpperCase()}_PROXY`];
+  if (!proxy) return false;
+  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.+$/, "").toLowerCase();
+  const noProxy = (env.no_proxy || env.NO_PROXY || "").split(",");
+  for (const raw of noProxy) {
+    const entry = raw.trim().toLowerCase().replace(/^\*?\./, "").replace(/:\d+$/, "");
+    if (entry === "") continue;
+    if (entry === "*" || host === entry || host.endsWith(`.${entry}`)) return false;
+  }
+  return true;
+}
