@@ -8,7 +8,7 @@ export const systemLookup: LookupFn = (hostname) => dnsLookup(hostname, { all: t
 
 /**
  * A URL that passed the send-time check. `addresses` are the checked addresses of a host name, which
- * the dispatcher connects to itself (see send.ts): letting fetch resolve the name again would leave
+ * the dispatcher connects to itself (pinning.ts): letting fetch resolve the name again would leave
  * a window in which a DNS answer that flips (DNS rebinding) points the POST at an address the policy
  * refuses. null when the URL is connected to as written: an IP literal (checked by checkWebhookUrl)
  * or a name the operator allow-listed, which is trusted whatever it resolves to.
