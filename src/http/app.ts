@@ -1,6 +1,6 @@
 import { type AnyElysia, Elysia } from "elysia";
 import { type FieldIssue, ServiceError } from "@/errors";
-import { zodIssues } from "@/lib/validate";
+import { issueSummary, zodIssues } from "@/lib/validate";
 import { authorizeAdmin, authorizeTenant } from "@/auth/authorize";
 import { type BodyRule, bodyLimitKey, declaredBodyRules } from "./body-limits";
 import { authenticate } from "./authenticate";
@@ -224,6 +224,6 @@ function validationError(error: ElysiaError): ServiceError {
     fieldIssues = all.map((e) => ({ field: (e.path ?? "").replace(/^\//, "").replaceAll("/", "."), message: e.message ?? "is invalid" }));
   }
   if (where !== "body") fieldIssues = fieldIssues.map((i) => ({ ...i, field: i.field ? `${where}.${i.field}` : where }));
-  const summary = fieldIssues.map((i) => `${i.field || where} ${i.message}`).join("; ");
+  const summary = issueSummary(fieldIssues, where);
   return new ServiceError("VALIDATION_FAILED", `The ${where} is invalid${summary ? `: ${summary}` : "."}`, { fieldIssues });
 }

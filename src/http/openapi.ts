@@ -84,6 +84,9 @@ export const PARAMETERS = {
 /** The 400 of a route that takes no query parameters, in its problemResponses descriptions. */
 export const NO_QUERY_PROBLEM = "An unknown query parameter (the route takes none).";
 
+/** A description's sentence for a route that takes no query parameters. */
+export const NO_QUERY = "No query parameters (an unknown one is 400).";
+
 const PROBLEMS = {
   400: {
     name: "BadRequest",

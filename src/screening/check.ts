@@ -3,12 +3,10 @@ import type { CallMeta } from "@/context";
 import { parseInput } from "@/lib/validate";
 import { RiskProfileOverrides } from "@/matching/options";
 import { precheckOneScreen } from "@/usage/quota";
-import { withAdmittedScreens } from "@/usage/rate-limit";
-import { commitSingleScreen } from "./commit";
+import { screenOne } from "./commit";
 import { requireLists, type ScreeningDeps, type ScreenOutcome } from "./deps";
 import { findReplay, idempotencyClaim } from "./idempotency";
 import { optionsForTenant } from "./options";
-import { runScreening } from "./run";
 import { normaliseSubject, SUBJECT_SHAPE } from "./subject";
 
 /** POST /v1/screenings/check body: the subject's fields at the top level, per-request options under `options`. */
@@ -49,8 +47,11 @@ export async function checkScreening(deps: ScreeningDeps, args: CheckArgs): Prom
   precheckOneScreen(deps.db, args.tenantId, now);
   const options = optionsForTenant(deps.db, args.tenantId, overrides);
   const lists = requireLists(deps);
-  return withAdmittedScreens(deps, args.tenantId, 1, (giveBack) => {
-    const record = runScreening(lists, { subject, options, origin: "check", rescreenOf: null, correlationId: args.meta.correlationId ?? null }, now);
-    return commitSingleScreen(deps, args.tenantId, record, args.meta, claim, giveBack);
+  return screenOne(deps, { ...args, claim, now }, lists, {
+    subject,
+    options,
+    origin: "check",
+    rescreenOf: null,
+    correlationId: args.meta.correlationId ?? null,
   });
 }

@@ -2,10 +2,14 @@ import { appendAudit } from "@/audit/append";
 import type { AppContext, CallMeta } from "@/context";
 import { writeTx } from "@/storage/db";
 import { groupCommit } from "@/storage/group-commit";
+import type { MatchIndex } from "@/matching/index";
 import { chargeScreens } from "@/usage/quota";
+import { withAdmittedScreens } from "@/usage/rate-limit";
+import type { LoadedLists } from "@/watchlists/runtime";
 import { enqueueWebhook } from "@/webhooks/enqueue";
 import { webhookPayloadFromOutcome } from "@/webhooks/payload";
 import { findReplay, type IdempotencyClaim, rememberKey } from "./idempotency";
+import { runScreening, type ScreenRequest } from "./run";
 import { insertScreening } from "./store";
 import type { ScreeningDeps, ScreenOutcome } from "./deps";
 import type { ScreeningRecord } from "./types";
@@ -63,21 +67,37 @@ export function commitScreenings(ctx: AppContext, tenantId: string, records: Scr
  * (storage/group-commit.ts), where concurrent single screens share one write transaction, each under
  * its own savepoint. Resolves only after that transaction committed, then wakes the dispatcher if an
  * event was queued (waking it for nothing costs a claim transaction). A failure (quota, reused key)
- * rejects this call alone. When a concurrent request with the same Idempotency-Key committed first,
- * this one returns that screening and stores nothing: its rate-limit token goes back (`giveBack`).
+ * rejects this call alone.
  */
-export async function commitSingleScreen(
+async function commitSingleScreen(
   deps: ScreeningDeps,
   tenantId: string,
   record: ScreeningRecord,
   meta: CallMeta,
   idempotency: IdempotencyClaim | null,
-  giveBack: (unused: number) => void,
 ): Promise<ScreenOutcome> {
   const result = await groupCommit(deps.db).run(() => commitScreenings(deps, tenantId, [record], meta, { charge: true, idempotency }), { recordsOnly: true });
   if (result.queued > 0) deps.announce();
-  if (result.replayed) giveBack(1);
   return { record: result.records[0], replayed: result.replayed };
+}
+
+/**
+ * A single screen (check, rescreen) once its caller has validated it and checked the quota: admitted
+ * by the rate limit, matched, and committed. When a concurrent request with the same Idempotency-Key
+ * committed first, this one returns that screening and stored nothing, so its token goes back.
+ */
+export function screenOne(
+  deps: ScreeningDeps,
+  args: { tenantId: string; meta: CallMeta; claim: IdempotencyClaim | null; now: Date },
+  lists: LoadedLists<MatchIndex>,
+  request: ScreenRequest,
+): Promise<ScreenOutcome> {
+  return withAdmittedScreens(deps, args.tenantId, 1, async (giveBack) => {
+    const record = runScreening(lists, request, args.now);
+    const outcome = await commitSingleScreen(deps, args.tenantId, record, args.meta, args.claim);
+    if (outcome.replayed) giveBack(1);
+    return outcome;
+  });
 }
 
 function completedPayload(record: ScreeningRecord) {

@@ -1,12 +1,10 @@
 import type { CallMeta } from "@/context";
 import { ServiceError } from "@/errors";
 import { precheckOneScreen } from "@/usage/quota";
-import { withAdmittedScreens } from "@/usage/rate-limit";
-import { commitSingleScreen } from "./commit";
+import { screenOne } from "./commit";
 import { requireLists, type ScreeningDeps, type ScreenOutcome } from "./deps";
 import { getScreening } from "./get";
 import { findReplay, idempotencyClaim } from "./idempotency";
-import { runScreening } from "./run";
 import { hasNameToken } from "./subject";
 
 export interface RescreenArgs {
@@ -40,18 +38,11 @@ export async function rescreenScreening(deps: ScreeningDeps, args: RescreenArgs)
   }
   precheckOneScreen(deps.db, args.tenantId, now);
   const lists = requireLists(deps);
-  return withAdmittedScreens(deps, args.tenantId, 1, (giveBack) => {
-    const record = runScreening(
-      lists,
-      {
-        subject: original.subject,
-        options: original.options,
-        origin: "rescreen",
-        rescreenOf: original.id,
-        correlationId: args.meta.correlationId ?? null,
-      },
-      now,
-    );
-    return commitSingleScreen(deps, args.tenantId, record, args.meta, claim, giveBack);
+  return screenOne(deps, { ...args, claim, now }, lists, {
+    subject: original.subject,
+    options: original.options,
+    origin: "rescreen",
+    rescreenOf: original.id,
+    correlationId: args.meta.correlationId ?? null,
   });
 }

@@ -194,7 +194,7 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
   /** Ends the gathering wait of the round about to claim, while one waits. */
   let endGather: (() => void) | null = null;
   /** settle()'s wait for the last POST in flight, while one waits. */
-  let idle: { promise: Promise<void>; resolve: () => void } | null = null;
+  let idle: PromiseWithResolvers<void> | null = null;
 
   /** Waits GATHER_MS, or less if release() has slots to refill meanwhile: the claim then has a backlog to take at once. */
   function gather(): Promise<void> {
@@ -340,13 +340,7 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
     },
     async settle() {
       while (inFlight > 0) {
-        if (!idle) {
-          let resolve = () => {};
-          const promise = new Promise<void>((r) => {
-            resolve = r;
-          });
-          idle = { promise, resolve };
-        }
+        idle ??= Promise.withResolvers<void>();
         await idle.promise;
       }
       while (recording.size > 0) await Promise.allSettled(recording);

@@ -1,6 +1,6 @@
 import { webhookRoutes } from "@/http/routes/webhooks";
 import type { ServerExtension } from "@/server";
-import { createWebhookDispatcher, SLOW_TENANT_SLOTS } from "./dispatcher";
+import { createWebhookDispatcher } from "./dispatcher";
 import { WEBHOOK_LOOP } from "./enqueue";
 import { retryPolicy } from "./schedule";
 import type { FetchFn } from "./send";
@@ -49,7 +49,7 @@ export function webhookExtension(options: WebhookExtensionOptions = {}): Webhook
           lookup: options.lookup ?? systemLookup,
           intervalMs: options.intervalMs ?? 1_000,
           slots: options.slots ?? 20,
-          slowTenantSlots: options.slowTenantSlots ?? SLOW_TENANT_SLOTS,
+          slowTenantSlots: options.slowTenantSlots,
           leaseMs: options.leaseMs ?? 2 * timeoutMs + 30_000,
           // Through `wake`, which stop() empties: a POST answered during shutdown wakes nothing.
           wake: () => wake(),

@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import { hostOf } from "./url-policy";
 
 /**
  * Sending to the addresses the URL policy checked (send-target.ts), not to whatever the name
@@ -88,7 +89,7 @@ export function proxiedByEnv(url: URL, env: ProxyEnv): boolean {
   const scheme = url.protocol === "https:" ? "https" : "http";
   const proxy = env[`${scheme}_proxy`] || env[`${scheme.toUpperCase()}_PROXY`];
   if (!proxy) return false;
-  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.+$/, "").toLowerCase();
+  const host = hostOf(url);
   const noProxy = (env.no_proxy || env.NO_PROXY || "").split(",");
   for (const raw of noProxy) {
     const entry = raw.trim().toLowerCase().replace(/^\*?\./, "").replace(/:\d+$/, "");

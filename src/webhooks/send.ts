@@ -3,7 +3,7 @@ import type { AttemptRecord, ClaimedRow } from "./outbox-rows";
 import { connectTargets, type ProxyEnv, postToFirstReachable, proxiedByEnv } from "./pinning";
 import { checkSendTarget, type LookupFn } from "./send-target";
 import { signWebhook } from "./sign";
-import { originAndPath, type UrlPolicy } from "./url-policy";
+import { originAndPath, type UrlPolicy, withoutQuery } from "./url-policy";
 
 export const WEBHOOK_USER_AGENT = "aml-screening-appliance-webhooks/1.0";
 
@@ -133,5 +133,5 @@ export async function sendDelivery(
  * query string may carry the receiver's token (recordableUrl).
  */
 function withoutQueries(message: string): string {
-  return message.replace(/https?:\/\/[^\s"'<>]+/g, (url) => url.replace(/[?#].*$/s, ""));
+  return message.replace(/https?:\/\/[^\s"'<>]+/g, withoutQuery);
 }

@@ -25,7 +25,7 @@ export function checkWebhookUrl(raw: string, policy: UrlPolicy): UrlCheck {
   }
   if (url.username || url.password) return { ok: false, reason: "credentials in the URL are not allowed" };
   if (url.hash) return { ok: false, reason: "a fragment is not allowed" };
-  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase().replace(/\.+$/, "");
+  const host = hostOf(url);
   if (isPrivateHost(host) && !isAllowListed(host, policy.allowPrivate)) {
     return {
       ok: false,
@@ -46,8 +46,18 @@ export function recordableUrl(raw: string | null): string | null {
   try {
     return originAndPath(new URL(raw));
   } catch {
-    return raw.replace(/[?#].*$/s, "");
+    return withoutQuery(raw);
   }
+}
+
+/** A URL's text without its query string and fragment, as written (not normalised by parsing). */
+export function withoutQuery(text: string): string {
+  return text.replace(/[?#].*$/s, "");
+}
+
+/** The URL's host as the policy compares it: no IPv6 brackets, lower case, no trailing root dots. */
+export function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, "").toLowerCase().replace(/\.+$/, "");
 }
 
 /** The parts of a receiver URL that may be recorded: no query string, no fragment. */

@@ -20,7 +20,7 @@ import type { HttpDeps } from "../deps";
 import { guard, secured } from "../guard";
 import { media } from "../media";
 import { JSON_ONLY } from "../negotiate";
-import { jsonRequestBody, jsonResponse, type ProblemStatus, problemResponses } from "../openapi";
+import { jsonRequestBody, jsonResponse, NO_QUERY, type ProblemStatus, problemResponses } from "../openapi";
 import { callMeta } from "../request-state";
 import { TENANT_ADMIN_DESCRIPTIONS, TENANT_ADMIN_WRITE } from "../tenant-admin";
 
@@ -36,8 +36,6 @@ const IssueKeyQuery = z
 
 const MEDIA =
   "A 406 (Accept allows no JSON type) or 415 (a Content-Type other than application/json or application/*+json) is answered before anything is read or written.";
-const NO_QUERY = "No query parameters (an unknown one is 400).";
-
 /** What every admin route may answer; a route adds its own statuses. */
 const ADMIN_PROBLEMS: readonly ProblemStatus[] = [400, 401, 403, 406];
 const WRITE_DESCRIPTIONS = {

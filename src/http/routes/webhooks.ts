@@ -10,7 +10,7 @@ import type { HttpDeps } from "../deps";
 import { guard, secured } from "../guard";
 import { media } from "../media";
 import { JSON_ONLY } from "../negotiate";
-import { jsonResponse, NO_QUERY_PROBLEM, problemResponses } from "../openapi";
+import { jsonResponse, NO_QUERY, NO_QUERY_PROBLEM, problemResponses } from "../openapi";
 import { Paging } from "../paging";
 import { callMeta } from "../request-state";
 
@@ -24,8 +24,6 @@ const DeliveryQuery = z
   .strict();
 
 const DeliveryParams = z.object({ id: z.string().min(1).max(100).describe("Delivery id (also sent as X-AML-Delivery)") }).strict();
-
-const NO_QUERY = "No query parameters (an unknown one is 400).";
 
 /** The tenant's webhook delivery log and manual redelivery. `wake` nudges the dispatcher after a redelivery. */
 export function webhookRoutes(deps: HttpDeps, wake: () => void = () => undefined) {
