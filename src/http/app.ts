@@ -3,7 +3,7 @@ import { type FieldIssue, ServiceError } from "@/errors";
 import { issueSummary, zodIssues } from "@/lib/validate";
 import { authorizeAdmin, authorizeTenant } from "@/auth/authorize";
 import { type BodyRule, bodyLimitKey, declaredBodyRules } from "./body-limits";
-import { authenticate } from "./authenticate";
+import { principalOf } from "./authenticate";
 import { apiDocs } from "./docs";
 import type { HttpDeps } from "./deps";
 import { isJsonMediaType, parseJsonText, UNREAD } from "./media";
@@ -150,10 +150,9 @@ function enforceBodyLimit(request: Request, deps: HttpDeps, bodyRuleFor: (reques
  * the guard's 401 or 403 when that fails.
  */
 async function authorizeBeforeBody(deps: HttpDeps, request: Request, rule: BodyRule): Promise<void> {
-  const state = requestState(request);
-  state.principal ??= await authenticate(deps, request);
-  if (rule.policy === "Admin") authorizeAdmin(state.principal);
-  else authorizeTenant(deps.db, state.principal, rule.policy);
+  const principal = await principalOf(deps, request);
+  if (rule.policy === "Admin") authorizeAdmin(principal);
+  else authorizeTenant(deps.db, principal, rule.policy);
 }
 
 /** Reads a body up to `limit` bytes; a chunked body without Content-Length is cut off at the limit too. */

@@ -3,8 +3,20 @@ import type { Principal } from "@/auth/principal";
 import { resolveApiKey } from "@/auth/resolve-api-key";
 import { ServiceError } from "@/errors";
 import type { HttpDeps } from "./deps";
+import { requestState } from "./request-state";
 
 const unauthenticated = (detail: string) => new ServiceError("UNAUTHENTICATED", detail);
+
+/**
+ * The request's caller, authenticated once per request: a caller found before the body was read
+ * (app.ts onParse) is kept in the request state and reused by the guard, so a token is never
+ * verified twice.
+ */
+export async function principalOf(deps: HttpDeps, request: Request): Promise<Principal> {
+  const state = requestState(request);
+  state.principal ??= await authenticate(deps, request);
+  return state.principal;
+}
 
 /**
  * Reads the credential from X-Api-Key or Authorization: Bearer. An API key works in either header;

@@ -6,7 +6,7 @@ import { jsonRequestBody } from "./openapi";
 export const NoQuery = z.object({}).strict();
 
 /** The body of a POST that takes no input (rescreen, redeliver): none, `{}` or `null`; anything else is refused, not ignored. */
-export const EmptyBody = z.object({}).strict();
+const EmptyBody = z.object({}).strict();
 
 /** The OpenAPI requestBody of a POST that takes no input. */
 export const EMPTY_REQUEST_BODY = jsonRequestBody(EmptyBody.nullable().describe("No body, {} or null"), false);

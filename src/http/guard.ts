@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { authorizeAdmin, authorizeTenant } from "@/auth/authorize";
 import type { Principal, TenantCaller } from "@/auth/principal";
 import type { Policy } from "@/auth/roles";
-import { authenticate } from "./authenticate";
+import { principalOf } from "./authenticate";
 import type { HttpDeps } from "./deps";
 import { requestState } from "./request-state";
 
@@ -21,9 +21,8 @@ export function guard(deps: HttpDeps) {
   return new Elysia().macro({
     tenant: (policy: Policy) => ({
       async transform({ request }) {
-        const state = requestState(request);
-        const caller = authorizeTenant(deps.db, state.principal ?? (await authenticate(deps, request)), policy);
-        state.tenantId = caller.tenantId;
+        const caller = authorizeTenant(deps.db, await principalOf(deps, request), policy);
+        requestState(request).tenantId = caller.tenantId;
         callers.set(request, caller);
       },
       resolve({ request }): { caller: TenantCaller } {
@@ -34,7 +33,7 @@ export function guard(deps: HttpDeps) {
     }),
     admin: (_enabled: true) => ({
       async transform({ request }) {
-        admins.set(request, authorizeAdmin(requestState(request).principal ?? (await authenticate(deps, request))));
+        admins.set(request, authorizeAdmin(await principalOf(deps, request)));
       },
       resolve({ request }): { admin: Principal } {
         const admin = admins.get(request);

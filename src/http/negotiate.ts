@@ -1,5 +1,6 @@
 import type { Context } from "elysia";
 import { ServiceError } from "@/errors";
+import { requestState } from "./request-state";
 
 /**
  * Response media types. JSON responses honour Accept: application/json by default, text/json or
@@ -105,14 +106,12 @@ export function chooseRepresentation(accept: string | null, offered: readonly Re
 }
 
 /** Decisions made before the handler ran (see media.ts), read when the response is built. */
-const decided = new WeakMap<Request, Representation>();
-
 export function rememberRepresentation(request: Request, type: Representation): void {
-  decided.set(request, type);
+  requestState(request).representation = type;
 }
 
 export function decidedRepresentation(request: Request): Representation | undefined {
-  return decided.get(request);
+  return requestState(request).representation;
 }
 
 /**
@@ -125,7 +124,7 @@ export function jsonResponse(request: Request, value: object, correlationId: str
   for (const [name, headerValue] of Object.entries(set.headers)) {
     if (typeof headerValue === "string") headers.set(name, headerValue);
   }
-  const early = decided.get(request);
+  const early = decidedRepresentation(request);
   const type = early !== undefined && early !== "text/csv" ? early : negotiateJsonType(request.headers.get("accept"));
   headers.set("content-type", `${type}; charset=utf-8`);
   const status = typeof set.status === "number" ? set.status : 200;

@@ -1,5 +1,6 @@
 import type { Principal } from "@/auth/principal";
 import type { CallMeta } from "@/context";
+import type { Representation } from "./negotiate";
 
 /**
  * Per-request facts set in onRequest, before Elysia parses anything, so they exist on every path:
@@ -15,6 +16,8 @@ export interface RequestState {
    * authenticating again.
    */
   principal?: Principal;
+  /** The response's media type, when the route decided it before its handler ran (media.ts `produces`). */
+  representation?: Representation;
   /** Set when an error produced the response, for the access log. */
   status?: number;
 }

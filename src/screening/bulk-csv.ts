@@ -1,6 +1,6 @@
 import { toCsv } from "@/exports/csv";
 import type { BulkResult } from "./bulk";
-import { MAX_NAME_LENGTH } from "./subject";
+import { MAX_NAME_LENGTH, showControlCharacters } from "./subject";
 
 export const BULK_CSV_COLUMNS = [
   "index",
@@ -22,16 +22,14 @@ export const BULK_CSV_COLUMNS = [
   "errorDetail",
 ] as const;
 
-// C0 and C1 controls (a NUL, an escape) shown as U+FFFD, so a refused name stays visible and cannot garble the sheet.
-const CONTROLS_RE = /[\u0000-\u001F\u007F-\u009F]/g;
-
 /**
  * The fullName a failed row was sent with, for display: trimmed as a valid name would be, control
  * characters made visible, and cut at MAX_NAME_LENGTH characters (with "…") without splitting a
  * surrogate pair, so an over-long name cannot swell the sheet.
  */
 export function displaySentName(sent: string): string {
-  const text = sent.trim().replace(CONTROLS_RE, "\uFFFD");
+  // Controls (a NUL, an escape) shown as U+FFFD, so a refused name stays visible and cannot garble the sheet.
+  const text = showControlCharacters(sent.trim());
   if (text.length <= MAX_NAME_LENGTH) return text;
   let cut = MAX_NAME_LENGTH;
   const last = text.charCodeAt(cut - 1);

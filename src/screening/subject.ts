@@ -39,6 +39,13 @@ export function hasControlCharacter(text: string): boolean {
   return CONTROL_RE.test(text);
 }
 
+const CONTROLS_GLOBAL_RE = new RegExp(CONTROL_RE.source, "g");
+
+/** The text with every control character hasControlCharacter refuses shown as U+FFFD, so it stays visible. */
+export function showControlCharacters(text: string): string {
+  return text.replace(CONTROLS_GLOBAL_RE, "\uFFFD");
+}
+
 export const CONTROL_MESSAGE = "must not contain control characters (such as NUL, tab or a line break)";
 export const NO_NAME_MESSAGE = "must contain at least one letter or digit";
 

@@ -51,7 +51,7 @@ export function connectTargets(url: URL, addresses: readonly string[] | null, at
 const NOT_CONNECTED = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
 
 /** The last target's error, after every earlier target refused the connection; names the addresses tried. */
-export class NotReached extends Error {
+class NotReached extends Error {
   constructor(
     readonly tried: readonly string[],
     readonly lastError: unknown,

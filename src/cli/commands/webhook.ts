@@ -16,7 +16,7 @@ interface VerifyOptions {
 }
 
 /** Read when neither --secret nor --secret-file is given, so the secret need not be on the command line. */
-export const SECRET_ENV = "AML_WEBHOOK_SECRET";
+const SECRET_ENV = "AML_WEBHOOK_SECRET";
 
 /**
  * `aml webhook verify`: checks a captured delivery offline with the reference verifier; needs no data
