@@ -22,7 +22,7 @@ type Ref = { $ref: string; description?: string };
  * A zod schema as an OpenAPI schema object. zod's JSON Schema (draft 2020-12) is what OpenAPI 3.1
  * uses, but its TypeScript type is not the openapi-types one, hence the one cast, kept here.
  */
-export function openApiSchema(schema: z.ZodType, io: "input" | "output"): OpenApiSchema {
+function openApiSchema(schema: z.ZodType, io: "input" | "output"): OpenApiSchema {
   return z.toJSONSchema(schema, { io, unrepresentable: "any" }) as OpenApiSchema;
 }
 
@@ -73,7 +73,7 @@ export function jsonResponse(description: string, schema: OpenApiSchema | Schema
 const ref = (kind: "responses" | "parameters" | "headers" | "schemas", name: string): Ref => ({ $ref: `#/components/${kind}/${name}` });
 
 /** The header every response carries. */
-export const CORRELATION_ID_HEADER: OpenApiHeader = ref("headers", "CorrelationId");
+const CORRELATION_ID_HEADER: OpenApiHeader = ref("headers", "CorrelationId");
 
 /** Request header parameters. X-Correlation-Id is added to every operation by finishDocument(). */
 export const PARAMETERS = {
@@ -82,6 +82,9 @@ export const PARAMETERS = {
 };
 
 /** The 400 of a route that takes no query parameters, in its problemResponses descriptions. */
+/** The correlationId member every JSON object body carries (negotiate.ts adds it), for response schemas. */
+export const BODY_CORRELATION_ID = z.string().describe("This request's correlation id (as on every JSON object body)");
+
 export const NO_QUERY_PROBLEM = "An unknown query parameter (the route takes none).";
 
 /** A description's sentence for a route that takes no query parameters. */

@@ -6,7 +6,7 @@ import type { HttpDeps } from "@/http/deps";
 import { guard, secured } from "@/http/guard";
 import { media } from "@/http/media";
 import { JSON_ONLY } from "@/http/negotiate";
-import { jsonRequestBody, jsonResponse, problemResponses, schemaComponent } from "@/http/openapi";
+import { BODY_CORRELATION_ID, jsonRequestBody, jsonResponse, problemResponses, schemaComponent } from "@/http/openapi";
 import { callMeta } from "@/http/request-state";
 import { TENANT_ADMIN_DESCRIPTIONS, TENANT_ADMIN_WRITE } from "@/http/tenant-admin";
 import { RiskProfileOptions } from "@/matching/options";
@@ -20,7 +20,7 @@ export const RiskProfileResponse = z
     isDefault: z.boolean().describe("true while no profile was ever set (the documented defaults apply)"),
     updatedAt: z.string().nullable().describe("ISO 8601 date-time (UTC); null while isDefault"),
     updatedBy: z.string().nullable().describe("actorType:actorId of the last PUT; null while isDefault"),
-    correlationId: z.string(),
+    correlationId: BODY_CORRELATION_ID,
   })
   .describe("A tenant's risk profile: the matching options its screens start from.");
 const RISK_PROFILE_SCHEMA = schemaComponent("RiskProfile", RiskProfileResponse);

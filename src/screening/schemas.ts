@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { schemaComponent } from "@/http/openapi";
+import { BODY_CORRELATION_ID, schemaComponent } from "@/http/openapi";
 import { COVERAGE_PRESETS } from "@/matching/options";
 import { PEP_TIERS, type PepTier, SOURCE_LISTS } from "@/watchlists/entity";
 import { MAX_ALIASES, MAX_NAME_LENGTH, MAX_USER_REFERENCE_LENGTH, Subject } from "./subject";
@@ -81,7 +81,7 @@ export const ScreeningResponse = z
   .object({
     id: z.uuid(),
     createdAt: z.string().describe("ISO 8601 date-time (UTC)"),
-    correlationId: z.string().describe("This request's correlation id (as on every response body)"),
+    correlationId: BODY_CORRELATION_ID,
     screeningCorrelationId: z.string().nullable().describe("Correlation id of the request that created the screening; also on its webhook"),
     userReference: z.string().nullable(),
     subject: SubjectView,
@@ -140,7 +140,7 @@ const BulkRow = z.object({
 export const BulkResponse = z.object({
   rows: z.array(BulkRow).describe("One entry per input row, in input order"),
   summary: z.object({ total: z.number().int(), screened: z.number().int(), failed: z.number().int() }),
-  correlationId: z.string(),
+  correlationId: BODY_CORRELATION_ID,
 });
 
 export const BulkRequest = z.array(Subject).min(1).max(1000).describe("1–1,000 subjects; rows are validated one by one (a bad row fails alone).");

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { API_KEY_ROLES } from "@/auth/roles";
-import { schemaComponent } from "@/http/openapi";
+import { BODY_CORRELATION_ID as correlationId, schemaComponent } from "@/http/openapi";
 import { SOURCE_LISTS } from "@/watchlists/entity";
 import { SLUG_RE } from "./schemas";
 
@@ -9,7 +9,6 @@ import { SLUG_RE } from "./schemas";
  * validated at run time (test/http/admin-media.test.ts checks real answers against them).
  */
 
-const correlationId = z.string().describe("This request's correlation id (as on every JSON object body)");
 
 export const TenantResponse = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { schemaComponent } from "@/http/openapi";
+import { BODY_CORRELATION_ID as correlationId, schemaComponent } from "@/http/openapi";
 import { SOURCE_LISTS } from "./entity";
 
 /**
@@ -8,7 +8,6 @@ import { SOURCE_LISTS } from "./entity";
  */
 
 const Source = z.enum(SOURCE_LISTS);
-const correlationId = z.string().describe("This request's correlation id (as on every JSON object body)");
 const Files = z.array(z.object({ name: z.string(), bytes: z.number().int().min(0), sha256: z.string() })).describe("The files the version was read from");
 const Diff = z
   .object({ added: z.number().int(), removed: z.number().int(), changed: z.number().int(), unchanged: z.number().int() })

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { schemaComponent } from "@/http/openapi";
+import { BODY_CORRELATION_ID as correlationId, schemaComponent } from "@/http/openapi";
 import { PEP_TIERS, type PepTier, SOURCE_LISTS } from "@/watchlists/entity";
 import { DELIVERY_STATUSES } from "./outbox-rows";
 import { WEBHOOK_EVENTS } from "./payload";
@@ -9,7 +9,6 @@ import { WEBHOOK_EVENTS } from "./payload";
  * validated at run time (test/webhooks/deliveries-media.test.ts checks real answers against them).
  */
 
-const correlationId = z.string().describe("This request's correlation id (as on every JSON object body)");
 const at = (what: string) => z.string().describe(`${what} (ISO 8601, UTC)`);
 const atOrNull = (what: string) => z.string().nullable().describe(`${what} (ISO 8601, UTC)`);
 
@@ -50,7 +49,7 @@ const PayloadResponse = z
   })
   .describe("The signed body, parsed (docs/webhooks.md, Payload)");
 
-export const WebhookAttemptResponse = z.object({
+const WebhookAttemptResponse = z.object({
   series: z.number().int().min(1),
   attempt: z.number().int().min(1).describe("Position in its series, from 1"),
   startedAt: at("When the attempt started"),

@@ -8,7 +8,7 @@ import type { HttpDeps } from "../deps";
 import { guard, secured } from "../guard";
 import { media } from "../media";
 import { decidedRepresentation, JSON_ONLY, JSON_OR_CSV } from "../negotiate";
-import { jsonContent, jsonResponse, NO_QUERY_PROBLEM, problemResponses, schemaComponent } from "../openapi";
+import { BODY_CORRELATION_ID, jsonContent, jsonResponse, NO_QUERY_PROBLEM, problemResponses, schemaComponent } from "../openapi";
 import { Paging } from "../paging";
 
 const AuditQuery = z
@@ -27,7 +27,7 @@ const AuditQuery = z
 
 
 /** Response shapes for the OpenAPI description only (test/http/admin-media.test.ts checks real answers against them). */
-export const AuditEntryResponse = z.object({
+const AuditEntryResponse = z.object({
   id: z.string(),
   sequence: z.number().int().min(1).describe("Position in the tenant's chain, from 1"),
   at: z.string().describe("ISO 8601 date-time (UTC)"),
@@ -46,7 +46,7 @@ export const AuditPageResponse = z
     total: z.number().int().min(0).describe("Entries matching the filters"),
     skip: z.number().int().min(0),
     take: z.number().int().min(1),
-    correlationId: z.string(),
+    correlationId: BODY_CORRELATION_ID,
   })
   .describe("One page of the tenant's audit log, newest first.");
 export const AuditVerificationResponse = z
@@ -56,7 +56,7 @@ export const AuditVerificationResponse = z
     firstBrokenEntryId: z.string().nullable().describe("The first entry whose hash, link or sequence does not hold; null when intact"),
     reason: z.enum(["hash_mismatch", "link_mismatch", "sequence_gap", "unreadable_details"]).nullable(),
     lastHash: z.string().nullable().describe("The last entry's hash when intact and not empty; else null"),
-    correlationId: z.string(),
+    correlationId: BODY_CORRELATION_ID,
   })
   .describe("The result of walking the tenant's audit hash chain.");
 

@@ -6,7 +6,7 @@ import type { HttpDeps } from "../deps";
 import { guard, secured } from "../guard";
 import { media } from "../media";
 import { JSON_ONLY } from "../negotiate";
-import { jsonResponse, NO_QUERY_PROBLEM, problemResponses, schemaComponent } from "../openapi";
+import { BODY_CORRELATION_ID, jsonResponse, NO_QUERY_PROBLEM, problemResponses, schemaComponent } from "../openapi";
 
 
 const UsageResponse = schemaComponent(
@@ -17,7 +17,7 @@ const UsageResponse = schemaComponent(
       limit: z.number().int().min(0).nullable().describe("The monthly quota; null = unlimited (the default)"),
       remaining: z.number().int().min(0).describe(`limit − used, or ${UNLIMITED_REMAINING} when unlimited`),
       unlimited: z.boolean().describe("true when no quota is set"),
-      correlationId: z.string(),
+      correlationId: BODY_CORRELATION_ID,
     })
     .describe("The tenant's screening usage for the current UTC calendar month."),
 );
