@@ -81,10 +81,10 @@ export const PARAMETERS = {
   idempotencyKey: ref("parameters", "IdempotencyKey") as OpenApiParameter,
 };
 
-/** The 400 of a route that takes no query parameters, in its problemResponses descriptions. */
 /** The correlationId member every JSON object body carries (negotiate.ts adds it), for response schemas. */
 export const BODY_CORRELATION_ID = z.string().describe("This request's correlation id (as on every JSON object body)");
 
+/** The 400 of a route that takes no query parameters, in its problemResponses descriptions. */
 export const NO_QUERY_PROBLEM = "An unknown query parameter (the route takes none).";
 
 /** A description's sentence for a route that takes no query parameters. */
@@ -147,7 +147,7 @@ const PROBLEM_SCHEMA = {
     detail: { type: "string", description: "What went wrong, for a human" },
     instance: { type: "string", description: "The request path" },
     code: { type: "string", enum: Object.keys(ERROR_CATALOGUE), description: "Stable machine-readable code" },
-    correlationId: { type: "string" },
+    correlationId: { type: "string", description: "This request's correlation id, as in the X-Correlation-Id response header" },
     errors: {
       type: "array",
       description: "Validation errors only: one entry per offending field",

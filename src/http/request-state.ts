@@ -11,9 +11,9 @@ export interface RequestState {
   startedAt: number;
   tenantId?: string;
   /**
-   * The caller, when it was authenticated (and authorized) before the body was read: a body that may
-   * be over maxJsonBodyBytes on a route that takes one (app.ts onParse). The guard uses it instead of
-   * authenticating again.
+   * The caller, once authenticated (authenticate.ts principalOf): before the body was read when the
+   * body may be over maxJsonBodyBytes on a route that takes one (app.ts onParse), else by the guard.
+   * Kept so that a credential is verified once per request.
    */
   principal?: Principal;
   /** The response's media type, when the route decided it before its handler ran (media.ts `produces`). */

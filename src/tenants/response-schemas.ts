@@ -9,7 +9,6 @@ import { SLUG_RE } from "./schemas";
  * validated at run time (test/http/admin-media.test.ts checks real answers against them).
  */
 
-
 export const TenantResponse = z
   .object({
     id: z.uuid(),
