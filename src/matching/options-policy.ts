@@ -74,8 +74,6 @@ export function looseningIssues(
   profile: RiskProfileOptions,
   overrides: RiskProfileOverrides,
   enabledLists?: ReadonlySet<SourceList>,
-  /** resolveOptions(profile, overrides), when the caller has it already. */
-  resolvedRequest?: ResolvedOptions,
 ): LooseningIssue[] {
   const set = (name: SpecOptionName) => overrides[name] !== null && overrides[name] !== undefined;
   if (!(Object.keys(RULES) as SpecOptionName[]).some(set) && !set("coveragePreset")) return [];
@@ -85,7 +83,7 @@ export function looseningIssues(
   const clip = (options: ResolvedOptions): ResolvedOptions =>
     enabledLists === undefined ? options : { ...options, lists: options.lists.filter((list) => enabledLists.has(list)) };
   const base = clip(resolveOptions(profile, {}));
-  const requested = clip(resolvedRequest ?? resolveOptions(profile, overrides));
+  const requested = clip(resolveOptions(profile, overrides));
   const issues: LooseningIssue[] = [];
   for (const [name, rule] of Object.entries(RULES) as [keyof typeof RULES, Rule][]) {
     // lists and adverseMedia can also be changed through the preset; blame the field the request set.

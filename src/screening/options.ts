@@ -43,8 +43,7 @@ const resolved = new Map<string, ResolvedOptions>();
 function resolve(profileJson: string | null, enabledJson: string, overrides: RiskProfileOverrides): ResolvedOptions {
   const profile = profileOptionsFromText(profileJson);
   const enabled = new Set((JSON.parse(enabledJson) as string[]).filter(isSourceList));
-  const merged = resolveOptions(profile, overrides);
-  const loosening = looseningIssues(profile, overrides, enabled, merged);
+  const loosening = looseningIssues(profile, overrides, enabled);
   if (loosening.length > 0) {
     throw new ServiceError(
       "VALIDATION_FAILED",
@@ -52,6 +51,7 @@ function resolve(profileJson: string | null, enabledJson: string, overrides: Ris
       { fieldIssues: loosening },
     );
   }
+  const merged = resolveOptions(profile, overrides);
   const lists = merged.lists.filter((list) => enabled.has(list));
   if (lists.length === 0) {
     throw new ServiceError(

@@ -32,7 +32,7 @@ export interface ConnectTarget {
 export function connectTargets(url: URL, addresses: readonly string[] | null, attempt = 1): ConnectTarget[] {
   if (addresses === null) return [{ input: url.href, address: null, host: null, serverName: null }];
   if (addresses.length === 0) throw new Error(`no checked address to send to for ${url.hostname}`);
-  const serverName = url.protocol === "https:" ? url.hostname.replace(/\.+$/, "") : null;
+  const serverName = url.protocol === "https:" ? hostOf(url) : null;
   const start = (((attempt - 1) % addresses.length) + addresses.length) % addresses.length;
   return [...addresses.slice(start), ...addresses.slice(0, start)].map((address) => {
     const literal = isIP(address) === 6 ? `[${address}]` : address;

@@ -25,7 +25,6 @@ const AuditQuery = z
   })
   .strict();
 
-
 /** Response shapes for the OpenAPI description only (test/http/admin-media.test.ts checks real answers against them). */
 const AuditEntryResponse = z.object({
   id: z.string(),

@@ -8,7 +8,6 @@ import { media } from "../media";
 import { JSON_ONLY } from "../negotiate";
 import { BODY_CORRELATION_ID, jsonResponse, NO_QUERY_PROBLEM, problemResponses, schemaComponent } from "../openapi";
 
-
 const UsageResponse = schemaComponent(
   "Usage",
   z
