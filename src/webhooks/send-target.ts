@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import { checkWebhookUrl, isAllowListed, isPrivateHost, type UrlPolicy } from "./url-policy";
+import { checkWebhookUrl, hostOf, isAllowListed, isPrivateHost, type UrlPolicy } from "./url-policy";
 
 export type LookupFn = (hostname: string) => Promise<ReadonlyArray<{ address: string }>>;
 
@@ -27,12 +27,14 @@ export type SendTargetCheck = SendTarget | { ok: false; reason: string } | { ok:
 export async function checkSendTarget(raw: string, policy: UrlPolicy, lookup: LookupFn, timeoutMs: number): Promise<SendTargetCheck> {
   const check = checkWebhookUrl(raw, policy);
   if (!check.ok) return check;
-  const host = check.url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  // Compared as onboarding compares it (hostOf): "hooks.corp." is the allow-listed "hooks.corp".
+  // The name is still resolved as written, so an absolute name stays absolute.
+  const host = hostOf(check.url);
   if (isIP(host) !== 0 || isAllowListed(host, policy.allowPrivate)) return { ok: true, url: check.url, addresses: null };
 
   let addresses: ReadonlyArray<{ address: string }>;
   try {
-    addresses = await withTimeout(lookup(host), timeoutMs, `resolving ${host} took longer than ${timeoutMs} ms`);
+    addresses = await withTimeout(lookup(check.url.hostname), timeoutMs, `resolving ${host} took longer than ${timeoutMs} ms`);
   } catch (error) {
     return { ok: false, reason: `could not resolve ${host}: ${(error as Error).message}`, unresolved: true };
   }

@@ -28,6 +28,20 @@ describe("checkSendTarget (URL policy at send time)", () => {
     expect((await checkSendTarget(url, { allowPrivate: ["hooks.corp.example"] }, resolvesTo("10.9.9.9"), 1000)).ok).toBe(true);
   });
 
+  test("an allow-listed host name written with a trailing root dot passes, as it does at onboarding", async () => {
+    const asked: string[] = [];
+    const recording: LookupFn = async (name) => {
+      asked.push(name);
+      return [{ address: "10.9.9.9" }];
+    };
+    const allowName = { allowPrivate: ["hooks.corp.example"] };
+    expect(await checkSendTarget("https://Hooks.Corp.Example./aml", allowName, recording, 1000)).toMatchObject({ ok: true, addresses: null });
+    // Not allow-listed: resolved as written (absolute), and its private address refused.
+    const refused = await checkSendTarget("https://other.corp.example./aml", allowName, recording, 1000);
+    expect(refused).toMatchObject({ ok: false });
+    expect(asked).toEqual(["other.corp.example."]);
+  });
+
   test("IP literals are checked directly, without DNS", async () => {
     const noDns: LookupFn = async () => {
       throw new Error("DNS must not be consulted for an IP literal");
