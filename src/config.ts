@@ -28,6 +28,14 @@ export const ConfigSchema = z
       .default(128 * 1024 * 1024)
       .describe("Largest multipart upload (batch files, list files) accepted; larger bodies get 413."),
     shutdownGraceMs: z.coerce.number().int().min(0).default(15_000),
+    idlePollMs: z.coerce
+      .number()
+      .min(0)
+      .max(100)
+      .default(1)
+      .describe(
+        "After each request the main thread keeps polling for the next one this long instead of sleeping: lower latency under a steady load, at the price of CPU while requests keep arriving. 0: sleep at once.",
+      ),
     oidc: z
       .object({
         issuer: z.url().optional().describe("OpenID issuer URL. Unset: bearer JWTs are refused, API keys still work."),
@@ -99,6 +107,7 @@ export const ENV_SETTINGS: Record<string, { path: Path; list?: boolean }> = {
   AML_MAX_JSON_BODY_BYTES: { path: ["maxJsonBodyBytes"] },
   AML_MAX_UPLOAD_BYTES: { path: ["maxUploadBytes"] },
   AML_SHUTDOWN_GRACE_MS: { path: ["shutdownGraceMs"] },
+  AML_IDLE_POLL_MS: { path: ["idlePollMs"] },
   AML_OIDC_ISSUER: { path: ["oidc", "issuer"] },
   AML_OIDC_AUDIENCE: { path: ["oidc", "audience"] },
   AML_OIDC_ROLES_CLAIM: { path: ["oidc", "rolesClaim"] },

@@ -8,6 +8,7 @@ import type { AppContext } from "@/context";
 import { ServiceError } from "@/errors";
 import { createApp } from "@/http/app";
 import type { HttpDeps, ReadinessCheck } from "@/http/deps";
+import { idlePoller } from "@/http/idle-poll";
 import { problemResponse } from "@/http/problem";
 import { beginRequest } from "@/http/request-state";
 import { Scheduler } from "@/jobs/scheduler";
@@ -65,6 +66,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   };
   const app = createApp(deps);
   const scheduler = new Scheduler(log);
+  const poller = idlePoller(config.idlePollMs);
 
   const server: Server<undefined> = Bun.serve({
     hostname: config.host,
@@ -72,6 +74,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     // The app enforces per-type limits with problem bodies; this is the hard backstop for chunked uploads.
     maxRequestBodySize: config.maxUploadBytes + 1024 * 1024,
     fetch(request) {
+      poller.touch();
       // The path is parsed only while migrating: once storage is ready, every request goes to the app.
       if (!storageReady) {
         const path = new URL(request.url).pathname;

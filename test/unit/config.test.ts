@@ -38,8 +38,16 @@ describe("precedence", () => {
       auditExportCap: 50_000,
       oidc: { audience: "aml-api", rolesClaim: "roles", tenantClaim: "tenant_id" },
       webhooks: { timeoutMs: 5_000, allowPrivateNetworks: [] },
+      idlePollMs: 1,
     });
     expect(config.oidc.issuer).toBeUndefined();
+  });
+
+  test("the idle-poll window: a fraction of a millisecond or 0 to sleep at once; negative or above 100 ms is refused", () => {
+    expect(loadConfig({ env: { AML_IDLE_POLL_MS: "0.5" } }).idlePollMs).toBe(0.5);
+    expect(loadConfig({ env: { AML_IDLE_POLL_MS: "0" } }).idlePollMs).toBe(0);
+    expect(configError(() => loadConfig({ env: { AML_IDLE_POLL_MS: "-1" } }))).toMatch(/- idlePollMs: /);
+    expect(configError(() => loadConfig({ env: { AML_IDLE_POLL_MS: "250" } }))).toMatch(/- idlePollMs: /);
   });
 
   test("file beats defaults, env beats file, flags beat env", () => {
