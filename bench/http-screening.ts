@@ -22,6 +22,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { loadConfig } from "../src/config";
 import { closedLoop, openLoop, type PhaseResult } from "./lib/load-gen";
 import { measuredPhase, type PhaseCpu } from "./lib/process-cpu";
 import {
@@ -181,9 +182,10 @@ export function printHttpScreeningBench(r: HttpBenchResult): void {
   console.log("  server CPU per phase (from /proc): 'main busy' is the share of the phase the main thread, which runs every request's");
   console.log("  JavaScript, was on a CPU; 'ms/req' is its CPU per request; 'cores' is the whole server process, every thread;");
   console.log("  'idle' is the whole machine's unused CPUs, in cores (the generator and the receiver count as used).");
-  const idlePoll = process.env.AML_IDLE_POLL_MS ?? "1";
-  console.log(`  The server polls for ${idlePoll} ms after each request before sleeping (AML_IDLE_POLL_MS), so at open-loop rates`);
-  console.log("  'main busy' and 'ms/req' include that polling, not only work; AML_IDLE_POLL_MS=0 shows the work alone.");
+  // The server process inherits this environment (and AML_CONFIG), so it reads the same setting.
+  const idlePoll = loadConfig().idlePollMs;
+  console.log(`  The server polls for ${idlePoll} ms after each request arrives before sleeping (AML_IDLE_POLL_MS), so at open-loop`);
+  console.log("  rates 'main busy' and 'ms/req' include that polling, not only work; AML_IDLE_POLL_MS=0 shows the work alone.");
   const judged = r.phases.find((p) => p.targetRate === judgedRate);
   if (judged) {
     console.log(`  targets judged on * (open loop at ${Math.round(JUDGED_FRACTION * 100)}% of capacity, ${judged.targetRate}/s, latency timed from each request's due time):`);

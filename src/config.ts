@@ -34,7 +34,7 @@ export const ConfigSchema = z
       .max(100)
       .default(1)
       .describe(
-        "After each request the main thread keeps polling for the next one this long instead of sleeping: lower latency under a steady load, at the price of CPU while requests keep arriving. 0: sleep at once.",
+        "The main thread keeps polling for requests until this long after the last one arrived, instead of sleeping: lower latency under a steady load, at the price of CPU while requests keep arriving. 0: sleep at once.",
       ),
     oidc: z
       .object({

@@ -1,5 +1,5 @@
 /**
- * Keeps the event loop polling for a short while after each request instead of going to sleep.
+ * Keeps the event loop polling for a short while after each request arrives instead of going to sleep.
  *
  * Why: under a steady load most requests arrive while the main thread sleeps in the kernel's poll.
  * Waking it costs a context switch, and the request then runs on caches that the processes which

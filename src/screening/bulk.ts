@@ -8,11 +8,10 @@ import { commitScreenings } from "./commit";
 import { requireLists, type ScreeningDeps } from "./deps";
 import { optionsForTenant } from "./options";
 import { runScreening } from "./run";
-import { hasControlCharacter, MAX_USER_REFERENCE_LENGTH, normaliseSubject, type ScreeningSubject, Subject } from "./subject";
+import { hasControlCharacter, MAX_BULK_ROWS, MAX_USER_REFERENCE_LENGTH, normaliseSubject, type ScreeningSubject, Subject } from "./subject";
 import type { ScreeningRecord } from "./types";
 import { outcomeSummary } from "./view";
 
-export const MAX_BULK_ROWS = 1_000;
 /** Rows matched between two yields to the event loop, so single screens keep flowing during a bulk. */
 const YIELD_EVERY = 25;
 

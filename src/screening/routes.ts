@@ -9,7 +9,7 @@ import { media } from "@/http/media";
 import { decidedRepresentation, JSON_ONLY, JSON_OR_CSV } from "@/http/negotiate";
 import { jsonContent, jsonRequestBody, jsonResponse, NO_QUERY_PROBLEM, PARAMETERS, problemResponses } from "@/http/openapi";
 import { callMeta, requestState } from "@/http/request-state";
-import { MAX_BULK_ROWS, bulkScreen } from "./bulk";
+import { bulkScreen } from "./bulk";
 import { bulkCsv } from "./bulk-csv";
 import { CheckInput, checkScreening } from "./check";
 import type { ScreeningDeps, ScreenOutcome } from "./deps";
@@ -17,7 +17,7 @@ import { getScreening } from "./get";
 import { parseIdempotencyKey } from "./idempotency";
 import { rescreenScreening } from "./rescreen";
 import { BULK_RESPONSE_SCHEMA, BulkRequest, SCREENING_SCHEMA } from "./schemas";
-import { MAX_ALIASES, MAX_NAME_LENGTH, MAX_USER_REFERENCE_LENGTH } from "./subject";
+import { MAX_ALIASES, MAX_BULK_ROWS, MAX_NAME_LENGTH, MAX_USER_REFERENCE_LENGTH } from "./subject";
 import { screeningView } from "./view";
 
 /**

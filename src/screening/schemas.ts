@@ -2,7 +2,7 @@ import { z } from "zod";
 import { BODY_CORRELATION_ID, schemaComponent } from "@/http/openapi";
 import { COVERAGE_PRESETS } from "@/matching/options";
 import { PEP_TIERS, type PepTier, SOURCE_LISTS } from "@/watchlists/entity";
-import { MAX_ALIASES, MAX_NAME_LENGTH, MAX_USER_REFERENCE_LENGTH, Subject } from "./subject";
+import { MAX_ALIASES, MAX_BULK_ROWS, MAX_NAME_LENGTH, MAX_USER_REFERENCE_LENGTH, Subject } from "./subject";
 import { SCREENING_ORIGINS } from "./types";
 
 /** Response shapes for the OpenAPI description only: responses are not validated at run time. */
@@ -143,7 +143,7 @@ export const BulkResponse = z.object({
   correlationId: BODY_CORRELATION_ID,
 });
 
-export const BulkRequest = z.array(Subject).min(1).max(1000).describe("1–1,000 subjects; rows are validated one by one (a bad row fails alone).");
+export const BulkRequest = z.array(Subject).min(1).max(MAX_BULK_ROWS).describe("1–1,000 subjects; rows are validated one by one (a bad row fails alone).");
 
 /** Named OpenAPI components: each is published once and referenced by every route and media type using it. */
 export const SCREENING_SCHEMA = schemaComponent("Screening", ScreeningResponse);

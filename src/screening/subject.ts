@@ -9,6 +9,8 @@ import { normaliseName } from "@/matching/normalise";
 export const MAX_NAME_LENGTH = 500;
 export const MAX_ALIASES = 20;
 export const MAX_USER_REFERENCE_LENGTH = 200;
+/** Subjects one synchronous bulk request may hold; also what a default rate-limit burst admits. */
+export const MAX_BULK_ROWS = 1_000;
 
 const DOB_RE = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/;
 

@@ -1,6 +1,7 @@
 import type { Config } from "@/config";
 import { ServiceError } from "@/errors";
 import { oncePer } from "@/lib/once-per";
+import { MAX_BULK_ROWS } from "@/screening/subject";
 import type { Db } from "@/storage/db";
 
 /**
@@ -31,14 +32,12 @@ export interface Bucket {
 
 export type Admission = { admitted: true } | { admitted: false; available: number; waitMs: number | null };
 
-/** What a default burst must admit: a full bulk (MAX_BULK_ROWS of screening/bulk.ts; a unit test holds the two equal). */
-const DEFAULT_MIN_BURST = 1_000;
 
 /** The configured limit, or null when rate limiting is off. Without `burst`, a full 1,000-row bulk always fits in it. */
 export function rateLimitOf(config: Pick<Config, "rateLimit">): RateLimit | null {
   const { screensPerSecond, burst } = config.rateLimit;
   if (screensPerSecond === null) return null;
-  return { screensPerSecond, burst: burst ?? Math.max(DEFAULT_MIN_BURST, Math.ceil(screensPerSecond)) };
+  return { screensPerSecond, burst: burst ?? Math.max(MAX_BULK_ROWS, Math.ceil(screensPerSecond)) };
 }
 
 /**

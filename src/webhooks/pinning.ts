@@ -51,13 +51,8 @@ export function connectTargets(url: URL, addresses: readonly string[] | null, at
 const NOT_CONNECTED = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
 
 /** The last target's error, after every earlier target refused the connection; names the addresses tried. */
-class NotReached extends Error {
-  constructor(
-    readonly tried: readonly string[],
-    readonly lastError: unknown,
-  ) {
-    super(`${tried.length === 1 ? tried[0] : `each of ${tried.join(", ")}`}: ${(lastError as Error).message}`);
-  }
+function notReached(tried: readonly string[], lastError: unknown): Error {
+  return new Error(`${tried.length === 1 ? tried[0] : `each of ${tried.join(", ")}`}: ${(lastError as Error).message}`, { cause: lastError });
 }
 
 /** POSTs to the first target that accepts a connection; an answer of any status ends it. */
@@ -70,7 +65,7 @@ export async function postToFirstReachable(targets: readonly ConnectTarget[], po
       if (target.address === null) throw error;
       tried.push(target.address);
       const code = (error as { code?: unknown }).code;
-      if (tried.length === targets.length || typeof code !== "string" || !NOT_CONNECTED.has(code)) throw new NotReached(tried, error);
+      if (tried.length === targets.length || typeof code !== "string" || !NOT_CONNECTED.has(code)) throw notReached(tried, error);
     }
   }
   throw new Error("no target to send to");

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { MAX_BULK_ROWS } from "@/screening/bulk";
+import { MAX_BULK_ROWS } from "@/screening/subject";
 import { BULK_MAX_BODY_BYTES } from "@/screening/routes";
 import { MAX_ALIASES, MAX_NAME_LENGTH, MAX_USER_REFERENCE_LENGTH } from "@/screening/subject";
 import { call, expectProblem, json } from "../helpers/api";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { ConfigError, loadConfig } from "@/config";
-import { MAX_BULK_ROWS } from "@/screening/bulk";
+import { MAX_BULK_ROWS } from "@/screening/subject";
 import type { Db } from "@/storage/db";
 import { type Bucket, rateLimitOf, takeTokens, withAdmittedScreens } from "@/usage/rate-limit";
 
