@@ -200,6 +200,7 @@ export function printHttpScreeningBench(r: HttpBenchResult): void {
   );
   const errors = r.phases.reduce((n, p) => n + p.errors, 0) + r.bulkErrors;
   console.log(`  errors over all phases: ${errors}  (target 0: ${verdict(errors === 0)})`);
+  for (const p of r.phases) for (const { kind, count } of p.errorKinds) console.log(`    ${p.label}: ${count} × ${kind}`);
   if (r.webhooks.enabled) console.log(`  webhook events delivered ${r.webhooks.delivered}, not (yet) delivered ${r.webhooks.other}`);
 }
 

@@ -12,8 +12,11 @@
  */
 import { percentile } from "./stats";
 
-/** Sends one request; true when it succeeded (the caller decides what success is). */
-export type Send = () => Promise<boolean>;
+/**
+ * Sends one request: `true` when it succeeded (the caller decides what success is), otherwise a short
+ * description of the failure ("HTTP 500 ...") so that a phase's errors can be told apart.
+ */
+export type Send = () => Promise<true | string>;
 
 export interface PhaseResult {
   label: string;
@@ -24,6 +27,8 @@ export interface PhaseResult {
   seconds: number;
   requests: number;
   errors: number;
+  /** The errors by description, most frequent first (empty when there were none). */
+  errorKinds: Array<{ kind: string; count: number }>;
   /** Completed requests per second. */
   throughput: number;
   p50: number;
@@ -40,7 +45,7 @@ export interface PhaseResult {
 function summarise(
   base: Pick<PhaseResult, "label" | "model" | "clients" | "targetRate">,
   latencies: number[],
-  errors: number,
+  errors: Map<string, number>,
   elapsedMs: number,
   timerLags: number[] | null,
 ): PhaseResult {
@@ -50,7 +55,8 @@ function summarise(
     ...base,
     seconds: elapsedMs / 1000,
     requests: latencies.length,
-    errors,
+    errors: [...errors.values()].reduce((n, count) => n + count, 0),
+    errorKinds: [...errors].map(([kind, count]) => ({ kind, count })).sort((a, b) => b.count - a.count),
     throughput: (latencies.length / elapsedMs) * 1000,
     p50: percentile(latencies, 50),
     p90: percentile(latencies, 90),
@@ -60,24 +66,27 @@ function summarise(
   };
 }
 
-async function attempt(send: Send): Promise<boolean> {
+/** Runs one send and counts a failure under its description; a thrown error is a failure too. */
+async function attempt(send: Send, errors: Map<string, number>): Promise<void> {
+  let outcome: true | string;
   try {
-    return await send();
-  } catch {
-    return false;
+    outcome = await send();
+  } catch (err) {
+    outcome = `request failed: ${err instanceof Error ? err.message : String(err)}`;
   }
+  if (outcome !== true) errors.set(outcome, (errors.get(outcome) ?? 0) + 1);
 }
 
 /** `clients` clients with zero think time for `seconds`: the server's capacity under this generator. */
 export async function closedLoop(label: string, send: Send, clients: number, seconds: number): Promise<PhaseResult> {
   const latencies: number[] = [];
-  let errors = 0;
+  const errors = new Map<string, number>();
   const started = performance.now();
   const deadline = started + seconds * 1000;
   const client = async () => {
     while (performance.now() < deadline) {
       const t0 = performance.now();
-      if (!(await attempt(send))) errors++;
+      await attempt(send, errors);
       latencies.push(performance.now() - t0);
     }
   };
@@ -89,7 +98,7 @@ export async function closedLoop(label: string, send: Send, clients: number, sec
 export async function openLoop(label: string, send: Send, clients: number, rate: number, seconds: number): Promise<PhaseResult> {
   const latencies: number[] = [];
   const timerLags: number[] = [];
-  let errors = 0;
+  const errors = new Map<string, number>();
   const total = Math.max(1, Math.round(rate * seconds));
   const intervalMs = 1000 / rate;
   const started = performance.now();
@@ -109,7 +118,7 @@ export async function openLoop(label: string, send: Send, clients: number, rate:
         from = performance.now();
         timerLags.push(from - due);
       }
-      if (!(await attempt(send))) errors++;
+      await attempt(send, errors);
       latencies.push(performance.now() - from);
     }
   };

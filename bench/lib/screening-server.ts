@@ -87,8 +87,13 @@ export function screenSender(url: string, apiKey: string, names: readonly string
   return async () => {
     const fullName = names[next++ % names.length] ?? "Jane Roe";
     const res = await fetch(`${url}/v1/screenings/check`, { method: "POST", headers, body: JSON.stringify({ fullName }) });
-    await res.arrayBuffer();
-    return res.status === 200;
+    if (res.status === 200) {
+      await res.arrayBuffer();
+      return true;
+    }
+    // A problem body names what went wrong; its title and detail tell one error from another.
+    const text = await res.text();
+    return `HTTP ${res.status} ${text.slice(0, 200)}`;
   };
 }
 
