@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { hostOf } from "./url-policy";
+import { hostOf, isAllowListed } from "./url-policy";
 
 /**
  * Sending to the addresses the URL policy checked (send-target.ts), not to whatever the name
@@ -74,22 +74,43 @@ export async function postToFirstReachable(targets: readonly ConnectTarget[], po
 export type ProxyEnv = Readonly<Record<string, string | undefined>>;
 
 /**
- * Whether Bun's fetch sends `url` through a proxy from the environment: http_proxy / HTTP_PROXY for
- * http, https_proxy / HTTPS_PROXY for https, unless no_proxy / NO_PROXY names the host ("*", the
- * name, or a parent domain with or without a leading dot). Through a proxy the appliance does not
- * pin: the proxy connects, resolves the name itself, and (as egress proxies at banks do) may allow
- * names rather than addresses, so an address in the URL would be refused there.
+ * The egress proxy from the environment that a delivery to `url` goes through, or null to connect
+ * directly: https_proxy / HTTPS_PROXY for https, http_proxy / HTTP_PROXY for http, else all_proxy /
+ * ALL_PROXY; none when no_proxy / NO_PROXY lists the receiver. A NO_PROXY entry is "*", a name (which
+ * also covers its subdomains; a leading "." or "*." is the same), an IP address or a CIDR range (which
+ * match a receiver URL holding an address, not a name that resolves to one), each optionally with a
+ * ":port" that limits it to that port ("[v6]:port" for IPv6).
+ *
+ * The dispatcher decides this itself and tells fetch (`proxy` in send.ts) instead of letting fetch
+ * read the variables again: a pinned delivery's URL holds the checked address in place of the name,
+ * and fetch would judge NO_PROXY against that address, sending a receiver that NO_PROXY names through
+ * the proxy. Through a proxy the appliance does not pin: the proxy connects, resolves the name
+ * itself, and (as egress proxies at banks do) may allow names rather than addresses, so an address in
+ * the URL would be refused there.
  */
-export function proxiedByEnv(url: URL, env: ProxyEnv): boolean {
+export function proxyFor(url: URL, env: ProxyEnv): string | null {
   const scheme = url.protocol === "https:" ? "https" : "http";
-  const proxy = env[`${scheme}_proxy`] || env[`${scheme.toUpperCase()}_PROXY`];
-  if (!proxy) return false;
+  const proxy = env[`${scheme}_proxy`] || env[`${scheme.toUpperCase()}_PROXY`] || env.all_proxy || env.ALL_PROXY;
+  if (!proxy) return null;
   const host = hostOf(url);
+  const port = url.port || (scheme === "https" ? "443" : "80");
   const noProxy = (env.no_proxy || env.NO_PROXY || "").split(",");
-  for (const raw of noProxy) {
-    const entry = raw.trim().toLowerCase().replace(/^\*?\./, "").replace(/:\d+$/, "");
-    if (entry === "") continue;
-    if (entry === "*" || host === entry || host.endsWith(`.${entry}`)) return false;
+  return noProxy.some((entry) => bypassesProxy(entry.trim().toLowerCase(), host, port)) ? null : proxy;
+}
+
+/** Whether one NO_PROXY entry covers the receiver at `host` (as hostOf gives it) and `port`. */
+function bypassesProxy(entry: string, host: string, port: string): boolean {
+  if (entry === "") return false;
+  if (entry === "*") return true;
+  let pattern = entry;
+  const withPort = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(entry);
+  if (withPort) {
+    if (withPort[2] !== port) return false;
+    pattern = withPort[1] ?? "";
   }
-  return true;
+  pattern = pattern.replace(/^\[|\]$/g, "");
+  // An address or a range: only a URL that holds an address matches it (isAllowListed compares literally).
+  if (pattern.includes("/") || isIP(pattern) !== 0) return isAllowListed(host, [pattern]);
+  const name = pattern.replace(/^\*?\./, "").replace(/\.+$/, "");
+  return name !== "" && (host === name || host.endsWith(`.${name}`));
 }

@@ -1,6 +1,6 @@
 import type { SecretBox } from "@/lib/secret-box";
 import type { AttemptRecord, ClaimedRow } from "./outbox-rows";
-import { connectTargets, type ProxyEnv, postToFirstReachable, proxiedByEnv } from "./pinning";
+import { connectTargets, type ProxyEnv, postToFirstReachable, proxyFor } from "./pinning";
 import { checkSendTarget, type LookupFn } from "./send-target";
 import { signWebhook } from "./sign";
 import { originAndPath, type UrlPolicy, withoutQuery } from "./url-policy";
@@ -16,7 +16,7 @@ export interface SendDeps {
   timeoutMs: number;
   fetch: FetchFn;
   lookup: LookupFn;
-  /** The environment whose proxy variables Bun's fetch follows (process.env). */
+  /** The environment whose proxy variables name the egress proxy (process.env; proxyFor in pinning.ts). */
   proxyEnv: ProxyEnv;
   now: () => Date;
 }
@@ -30,9 +30,10 @@ export interface Receiver {
 /**
  * A receiver ready to send to: its secret unsealed and its URL checked against the policy, or why
  * not. `addresses`: the checked addresses to connect to (SendTarget), null to connect as written.
+ * `proxy`: the egress proxy to send through (then `addresses` is null), or null to connect directly.
  */
 export type PreparedReceiver =
-  | { ok: true; secret: string; url: URL; addresses: readonly string[] | null; loggedUrl: string }
+  | { ok: true; secret: string; url: URL; addresses: readonly string[] | null; proxy: string | null; loggedUrl: string }
   | { ok: false; error: string };
 
 /**
@@ -55,8 +56,8 @@ export async function prepareReceiver(
   const target = await checkSendTarget(receiver.webhookUrl, deps.urlPolicy, deps.lookup, deps.timeoutMs);
   if (!target.ok) return { ok: false, error: `refused by the webhook URL policy: ${target.reason}` };
   // Through a proxy the proxy connects, by name (pinning.ts); the check above still ran.
-  const addresses = proxiedByEnv(target.url, deps.proxyEnv) ? null : target.addresses;
-  return { ok: true, secret, url: target.url, addresses, loggedUrl: originAndPath(target.url) };
+  const proxy = proxyFor(target.url, deps.proxyEnv);
+  return { ok: true, secret, url: target.url, addresses: proxy === null ? target.addresses : null, proxy, loggedUrl: originAndPath(target.url) };
 }
 
 /**
@@ -81,7 +82,7 @@ export async function sendDelivery(
   });
 
   if (!receiver.ok) return done(null, receiver.error, null);
-  const { secret, url, addresses, loggedUrl } = receiver;
+  const { secret, url, addresses, proxy, loggedUrl } = receiver;
 
   const timestamp = Math.floor(deps.now().getTime() / 1000);
   // Spelled as in the spec. Header names are case-insensitive, but some receivers (or the logs and
@@ -113,6 +114,9 @@ export async function sendDelivery(
         // A redirect could point the appliance at an address the URL policy refuses; it counts as a failure.
         redirect: "manual",
         signal: abort.signal,
+        // The dispatcher's own decision (proxyFor), not fetch's reading of the variables against a URL
+        // that may hold a pinned address in place of the name.
+        proxy: proxy === null ? false : { url: proxy, respectNoProxy: false },
         ...(target.serverName === null ? {} : { tls: { serverName: target.serverName } }),
       }),
     );

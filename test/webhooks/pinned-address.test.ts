@@ -5,7 +5,7 @@ import type { AppContext } from "@/context";
 import { verifyWebhook } from "@/webhooks/verify";
 import { createWebhookDispatcher } from "@/webhooks/dispatcher";
 import { retryPolicy } from "@/webhooks/schedule";
-import { connectTargets, proxiedByEnv } from "@/webhooks/pinning";
+import { connectTargets, proxyFor } from "@/webhooks/pinning";
 import type { FetchFn } from "@/webhooks/send";
 import { checkSendTarget } from "@/webhooks/send-target";
 import type { LookupFn } from "@/webhooks/send-target";
@@ -187,6 +187,61 @@ describe("a receiver named by host name", () => {
     expect(outboxStatuses(ctx, tenant.tenant.id)).toEqual({ delivered: 1 });
   });
 
+  test("a receiver NO_PROXY names goes direct to its checked address, though its pinned URL holds the address", async () => {
+    const ctx = context();
+    const proxySeen: string[] = [];
+    const proxy = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch(request) {
+        proxySeen.push(`${request.method} ${request.url}`);
+        return new Response(null, { status: 204 });
+      },
+    });
+    cleanups.push(() => proxy.stop(true));
+    const receiver = await startWebhookReceiver();
+    cleanups.push(() => receiver.stop());
+    const port = new URL(receiver.url).port;
+    const tenant = makeTenant(ctx, { webhookUrl: `http://hooks.bank.example:${port}/aml` });
+    receiver.secret = tenant.webhookSigningSecret ?? "";
+    // As an operator sets them: in the environment fetch itself would read. Were fetch left to read
+    // them, it would judge NO_PROXY against the pinned URL (http://127.0.0.1:port), which it does not
+    // name, and send the delivery to the proxy.
+    const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY };
+    process.env.HTTP_PROXY = `http://127.0.0.1:${proxy.port}`;
+    process.env.NO_PROXY = "localhost,.bank.example";
+    cleanups.push(() => {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    });
+    const ids = enqueueEvents(ctx, tenant.tenant.id, 2);
+    await dispatcher(ctx, async () => [{ address: "127.0.0.1" }], fetch, process.env as Record<string, string>)();
+    expect(proxySeen).toEqual([]);
+    expectEachDeliveredOnce(receiver, ids);
+    expect(new Set(receiver.delivered.map((d) => d.host))).toEqual(new Set([`hooks.bank.example:${port}`]));
+  });
+
+  test("ALL_PROXY carries a scheme that has no proxy of its own, by name", async () => {
+    const ctx = context();
+    const seen: string[] = [];
+    const proxy = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch(request) {
+        seen.push(`${request.method} ${request.url}`);
+        return new Response(null, { status: 204 });
+      },
+    });
+    cleanups.push(() => proxy.stop(true));
+    const tenant = makeTenant(ctx, { webhookUrl: "http://hooks.bank.example:8088/aml" });
+    enqueueEvents(ctx, tenant.tenant.id, 1);
+    await dispatcher(ctx, async () => [{ address: "93.184.216.34" }], fetch, { ALL_PROXY: `http://127.0.0.1:${proxy.port}` })();
+    expect(seen).toEqual(["POST http://hooks.bank.example:8088/aml"]);
+    expect(outboxStatuses(ctx, tenant.tenant.id)).toEqual({ delivered: 1 });
+  });
+
   test("a name that resolves to a zone-scoped address is refused: it cannot be sent to as checked", async () => {
     const policy = { allowPrivate: ["fe80::/10"] };
     const check = await checkSendTarget("http://hooks.bank.example/aml", policy, async () => [{ address: "fe80::1%eth0" }], 1_000);
@@ -237,24 +292,50 @@ describe("connectTargets", () => {
   });
 });
 
-describe("proxiedByEnv", () => {
+describe("proxyFor", () => {
   const proxy = "http://proxy.bank.example:3128";
-  test("follows the scheme's variable, either case, as Bun's fetch does", () => {
-    expect(proxiedByEnv(new URL("http://hooks.bank.example/"), { HTTP_PROXY: proxy })).toBe(true);
-    expect(proxiedByEnv(new URL("http://hooks.bank.example/"), { http_proxy: proxy })).toBe(true);
-    expect(proxiedByEnv(new URL("https://hooks.bank.example/"), { HTTP_PROXY: proxy })).toBe(false);
-    expect(proxiedByEnv(new URL("https://hooks.bank.example/"), { HTTPS_PROXY: proxy })).toBe(true);
-    expect(proxiedByEnv(new URL("https://hooks.bank.example/"), {})).toBe(false);
+  test("the scheme's variable, either case, else ALL_PROXY", () => {
+    expect(proxyFor(new URL("http://hooks.bank.example/"), { HTTP_PROXY: proxy })).toBe(proxy);
+    expect(proxyFor(new URL("http://hooks.bank.example/"), { http_proxy: proxy })).toBe(proxy);
+    expect(proxyFor(new URL("https://hooks.bank.example/"), { HTTP_PROXY: proxy })).toBeNull();
+    expect(proxyFor(new URL("https://hooks.bank.example/"), { HTTPS_PROXY: proxy })).toBe(proxy);
+    expect(proxyFor(new URL("https://hooks.bank.example/"), { ALL_PROXY: proxy })).toBe(proxy);
+    expect(proxyFor(new URL("https://hooks.bank.example/"), { all_proxy: proxy, HTTPS_PROXY: "http://other:1" })).toBe("http://other:1");
+    expect(proxyFor(new URL("https://hooks.bank.example/"), {})).toBeNull();
   });
 
-  test("NO_PROXY: *, the name, or a parent domain with or without a dot; ports ignored", () => {
+  test("NO_PROXY names: *, the name, or a parent domain with or without a dot", () => {
     const url = new URL("https://hooks.bank.example:8443/");
-    const via = (noProxy: string) => proxiedByEnv(url, { HTTPS_PROXY: proxy, NO_PROXY: noProxy });
-    expect(via("*")).toBe(false);
-    expect(via("hooks.bank.example")).toBe(false);
-    expect(via("other.example, .bank.example")).toBe(false);
-    expect(via("bank.example:8443")).toBe(false);
-    expect(via("ank.example")).toBe(true);
-    expect(via("other.example")).toBe(true);
+    const via = (noProxy: string) => proxyFor(url, { HTTPS_PROXY: proxy, NO_PROXY: noProxy });
+    expect(via("*")).toBeNull();
+    expect(via("hooks.bank.example")).toBeNull();
+    expect(via("HOOKS.bank.example.")).toBeNull();
+    expect(via("other.example, .bank.example")).toBeNull();
+    expect(via("*.bank.example")).toBeNull();
+    expect(via("ank.example")).toBe(proxy);
+    expect(via("other.example")).toBe(proxy);
+    expect(via("")).toBe(proxy);
+  });
+
+  test("NO_PROXY ports: an entry with a port covers that port only; the scheme's default counts", () => {
+    const via = (url: string, noProxy: string) => proxyFor(new URL(url), { HTTPS_PROXY: proxy, NO_PROXY: noProxy });
+    expect(via("https://hooks.bank.example:8443/", "bank.example:8443")).toBeNull();
+    expect(via("https://hooks.bank.example:8443/", "bank.example:443")).toBe(proxy);
+    expect(via("https://hooks.bank.example/", "hooks.bank.example:443")).toBeNull();
+    expect(via("https://[2001:db8::5]:8443/", "[2001:db8::5]:8443")).toBeNull();
+    expect(via("https://[2001:db8::5]:8443/", "[2001:db8::5]:9443")).toBe(proxy);
+  });
+
+  test("NO_PROXY addresses and CIDR ranges cover a URL that holds an address, not a name", () => {
+    const via = (url: string, noProxy: string) => proxyFor(new URL(url), { HTTPS_PROXY: proxy, NO_PROXY: noProxy });
+    expect(via("https://10.20.30.40/", "10.0.0.0/8")).toBeNull();
+    expect(via("https://10.20.30.40/", "10.20.30.40")).toBeNull();
+    expect(via("https://10.20.30.40/", "10.20.30.0/24, 192.168.0.0/16")).toBeNull();
+    expect(via("https://10.20.30.40/", "10.20.31.0/24")).toBe(proxy);
+    expect(via("https://10.20.30.40/", "10.0.0.0/33")).toBe(proxy);
+    expect(via("https://[2001:db8::5]/", "2001:db8::/32")).toBeNull();
+    expect(via("https://[2001:db8::5]/", "2001:db9::/32")).toBe(proxy);
+    // A name is never compared with an address range, whatever it resolves to.
+    expect(via("https://hooks.bank.example/", "10.0.0.0/8")).toBe(proxy);
   });
 });
