@@ -65,7 +65,7 @@ export function jsonContent(schema: OpenApiSchema | SchemaComponent): NonNullabl
   return content;
 }
 
-/** A 2xx response with a JSON body (every negotiated JSON type) and optional response headers. */
+/** A response with a JSON body (every negotiated JSON type) and optional response headers: a 2xx, or readyz's 503. */
 export function jsonResponse(description: string, schema: OpenApiSchema | SchemaComponent, headers: Record<string, OpenApiHeader> = {}): OpenApiResponse {
   return { description, headers: { ...headers }, content: jsonContent(schema) };
 }
@@ -86,6 +86,12 @@ export const BODY_CORRELATION_ID = z.string().describe("This request's correlati
 
 /** The 400 of a route that takes no query parameters, in its problemResponses descriptions. */
 export const NO_QUERY_PROBLEM = "An unknown query parameter (the route takes none).";
+
+/**
+ * The 406 of a route without `produces` (health, the policy table): it negotiates once its answer is
+ * built, which is harmless as it changes nothing, so the standard "refused before any work" is not said.
+ */
+export const LATE_NOT_ACCEPTABLE_PROBLEM = `NOT_ACCEPTABLE: Accept allows none of ${JSON_TYPES.join(", ")}.`;
 
 /** A description's sentence for a route that takes no query parameters. */
 export const NO_QUERY = "No query parameters (an unknown one is 400).";

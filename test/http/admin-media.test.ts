@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { expectDocumentedResponses, type OpenApiPaths, servedPaths } from "../helpers/openapi";
+import { expectDocumentedResponses, type OpenApiPaths, servedPaths, strictDeep } from "../helpers/openapi";
 import { z } from "zod";
 import { AuditPageResponse, AuditVerificationResponse } from "@/http/routes/audit";
 import { startIndex } from "@/matching/index";
@@ -307,49 +307,6 @@ async function waitFor(check: () => Promise<boolean>, ms = 5_000): Promise<void>
   while (!(await check())) {
     if (Date.now() > until) throw new Error("timed out");
     await Bun.sleep(25);
-  }
-}
-
-/**
- * `schema` with every object in it strict, however deep: a member the published schema does not name
- * (a leaked secret, an undocumented field) fails the parse instead of being stripped. A default is
- * unwrapped too: an answer carries every member, so none may be filled in by the parse. Throws for a
- * schema it cannot rebuild rather than passing it through loose.
- */
-function strictDeep(schema: z.ZodType): z.ZodType {
-  const def = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
-  switch (def.type) {
-    case "object": {
-      const object = schema as z.ZodObject;
-      if ((def.checks ?? []).length > 0) throw new Error("strictDeep: an object with refinements would lose them");
-      const shape = Object.fromEntries(Object.entries(object.shape).map(([key, member]) => [key, strictDeep(member as z.ZodType)]));
-      return z.strictObject(shape);
-    }
-    case "array":
-      return z.array(strictDeep((schema as z.ZodArray<z.ZodType>).element));
-    case "nullable":
-      return strictDeep((schema as z.ZodNullable<z.ZodType>).unwrap()).nullable();
-    case "optional":
-      return strictDeep((schema as z.ZodOptional<z.ZodType>).unwrap()).optional();
-    case "default":
-      return strictDeep((schema as z.ZodDefault<z.ZodType>).unwrap());
-    case "union":
-      return z.union((schema as z.ZodUnion<z.ZodType[]>).options.map(strictDeep) as [z.ZodType, z.ZodType, ...z.ZodType[]]);
-    case "record": {
-      const value = def.valueType as z.ZodType;
-      if (strictDeep(value) !== value) throw new Error("strictDeep: a record of objects is not supported");
-      return schema;
-    }
-    case "string":
-    case "number":
-    case "boolean":
-    case "enum":
-    case "literal":
-    case "null":
-    case "unknown":
-      return schema;
-    default:
-      throw new Error(`strictDeep: no rule for a ${def.type} schema`);
   }
 }
 

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { z } from "zod";
 import { ERROR_CATALOGUE, type ErrorCode, problemSlug } from "@/errors";
 import type { ReadinessCheck } from "@/http/deps";
-import { call, expectProblem, json } from "../helpers/api";
+import { LivenessResponse, ReadinessResponse } from "@/http/routes/health";
+import { PolicyTableResponse } from "@/http/routes/policies";
+import { ProblemTypeResponse } from "@/http/routes/problems";
+import { call, type Exchange, expectProblem, json } from "../helpers/api";
+import { expectDocumentedResponses, type OpenApiPaths, servedPaths, strictDeep } from "../helpers/openapi";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 /** Routes that need no credential: health, problem types, the OpenAPI document and the embedded explorer. */
@@ -13,6 +18,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
+
+/** The answer parsed with `schema` made strict throughout: an undocumented member fails too. */
+function conforms(schema: z.ZodType, exchange: Exchange, status: number): void {
+  expect(exchange.status).toBe(status);
+  const parsed = strictDeep(schema).safeParse(json(exchange));
+  expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
+}
 
 describe("health", () => {
   test("/healthz answers 200 ok", async () => {
@@ -30,10 +42,30 @@ describe("health", () => {
   });
 });
 
+describe("answers match the schemas the OpenAPI document publishes", () => {
+
+  test("/healthz, /readyz (ready) and /docs/policies", async () => {
+    conforms(LivenessResponse, await call(server.url, "/healthz"), 200);
+    conforms(ReadinessResponse, await call(server.url, "/readyz"), 200);
+    conforms(PolicyTableResponse, await call(server.url, "/docs/policies"), 200);
+  });
+
+  test("/readyz answers 503 with the same shape when a check fails", async () => {
+    const blocked = await startTestServer({ extensions: [{ readiness: () => ({ name: "watchlists", ready: false, detail: "loading" }) }] });
+    try {
+      const res = await call(blocked.url, "/readyz");
+      conforms(ReadinessResponse, res, 503);
+      expect(json<{ status: string }>(res).status).toBe("not_ready");
+    } finally {
+      await blocked.close();
+    }
+  });
+});
+
 describe("problem types", () => {
   test.each(Object.keys(ERROR_CATALOGUE) as ErrorCode[])("/problems/{slug} describes %s", async (code) => {
     const res = await call(server.url, `/problems/${problemSlug(code)}`);
-    expect(res.status).toBe(200);
+    conforms(ProblemTypeResponse, res, 200);
     expect(json<{ code: string; status: number; title: string; type: string }>(res)).toMatchObject({
       code,
       status: ERROR_CATALOGUE[code].status,
@@ -72,6 +104,20 @@ describe("OpenAPI document", () => {
     }
     const auditParams = doc.paths["/v1/audit"]?.get?.parameters?.map((p) => p.name) ?? [];
     expect(auditParams).toEqual(expect.arrayContaining(["action", "targetType", "from", "to", "format", "skip", "take"]));
+  });
+
+  test("health and the policy table declare their JSON responses: readyz's 503 has the 200's schema, 406 is a shared problem", async () => {
+    const paths: OpenApiPaths = await servedPaths(server.url);
+    expectDocumentedResponses(paths["/healthz"]?.get, "200", ["406"], "#/components/schemas/Liveness");
+    expectDocumentedResponses(paths["/docs/policies"]?.get, "200", ["406"], "#/components/schemas/PolicyTable");
+    const readyz = paths["/readyz"]?.get?.responses ?? {};
+    expect(Object.keys(readyz).sort()).toEqual(["200", "406", "503"]);
+    expect(readyz["406"]?.$ref).toBe("#/components/responses/NotAcceptable");
+    for (const status of ["200", "503"]) {
+      for (const type of ["application/json", "text/json", "text/plain"]) {
+        expect(readyz[status]?.content?.[type]?.schema.$ref).toBe("#/components/schemas/Readiness");
+      }
+    }
   });
 
   test("does not publish the explorer's asset route", async () => {

@@ -1,5 +1,28 @@
 import { type AnyElysia, Elysia } from "elysia";
-import { policyTable } from "../policy-table";
+import { z } from "zod";
+import { BODY_CORRELATION_ID, jsonResponse, LATE_NOT_ACCEPTABLE_PROBLEM, problemResponses, schemaComponent } from "../openapi";
+import { type RouteCredentials, type RoutePolicy, policyTable } from "../policy-table";
+
+/** Response shape for the OpenAPI description only (test/http/reference.test.ts checks a real answer against it). */
+export const PolicyTableResponse = z
+  .object({
+    items: z.array(
+      z.object({
+        method: z.string().describe("HTTP method, upper case (GET, POST, PUT, DELETE)"),
+        path: z.string().describe("OpenAPI path template, e.g. /v1/tenants/{id}"),
+        policy: (z.enum(["Screening.Read", "Screening.Write", "Admin", "public"]) satisfies z.ZodType<RoutePolicy>).describe(
+          "What the route requires: Screening.Read (roles compliance_analyst, admin, auditor), Screening.Write (compliance_analyst, admin), Admin (admin) or public (no credential)",
+        ),
+        credentials: (z.enum(["api key or bearer", "bearer only", "none"]) satisfies z.ZodType<RouteCredentials>).describe(
+          "What may call it: a tenant API key or an OIDC bearer token, a bearer token only (Admin routes: an API key gets 403), or none (public)",
+        ),
+      }),
+    ),
+    correlationId: BODY_CORRELATION_ID,
+  })
+  .describe("Every documented endpoint with the policy its guard enforces, sorted by path, then method.");
+
+const POLICY_TABLE_SCHEMA = schemaComponent("PolicyTable", PolicyTableResponse);
 
 /**
  * GET /docs/policies: the policy each endpoint enforces, derived from the running app's routes
@@ -13,6 +36,10 @@ export function policyRoutes(app: () => AnyElysia) {
       description:
         "Sorted by path, then method. policy is Screening.Read (roles compliance_analyst, admin, auditor), Screening.Write (compliance_analyst, admin), Admin (admin) or public; credentials is `api key or bearer`, `bearer only` (admin routes: an API key gets 403) or `none`.",
       tags: ["Reference"],
+      responses: {
+        200: jsonResponse("The policy table (JSON; docs/policies.md is the same table as Markdown)", POLICY_TABLE_SCHEMA),
+        ...problemResponses([406], { 406: LATE_NOT_ACCEPTABLE_PROBLEM }),
+      },
     },
   });
 }
