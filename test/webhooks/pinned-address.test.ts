@@ -54,6 +54,21 @@ function dispatcher(ctx: AppContext, lookup: LookupFn, fetchFn: FetchFn = fetch,
   };
 }
 
+/** An HTTP proxy on loopback that answers 204 and records each request line it was sent. */
+function recordingProxy(): { proxy: ReturnType<typeof Bun.serve>; seen: string[] } {
+  const seen: string[] = [];
+  const proxy = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch(request) {
+      seen.push(`${request.method} ${request.url}`);
+      return new Response(null, { status: 204 });
+    },
+  });
+  cleanups.push(() => proxy.stop(true));
+  return { proxy, seen };
+}
+
 function attempts(ctx: AppContext): Array<{ status_code: number | null; error: string | null; url: string | null }> {
   return ctx.db.sqlite.query<{ status_code: number | null; error: string | null; url: string | null }, []>("SELECT status_code, error, url FROM webhook_attempts").all();
 }
@@ -163,16 +178,7 @@ describe("a receiver named by host name", () => {
 
   test("through a proxy from the environment, the POST goes to the proxy by name, not to an address", async () => {
     const ctx = context();
-    const seen: string[] = [];
-    const proxy = Bun.serve({
-      hostname: "127.0.0.1",
-      port: 0,
-      fetch(request) {
-        seen.push(`${request.method} ${request.url}`);
-        return new Response(null, { status: 204 });
-      },
-    });
-    cleanups.push(() => proxy.stop(true));
+    const { proxy, seen } = recordingProxy();
     const tenant = makeTenant(ctx, { webhookUrl: "http://hooks.bank.example:8088/aml" });
     // Bun's fetch reads the proxy variables from process.env when it sends; the dispatcher decides from the same.
     const saved = process.env.HTTP_PROXY;
@@ -189,16 +195,7 @@ describe("a receiver named by host name", () => {
 
   test("a receiver NO_PROXY names goes direct to its checked address, though its pinned URL holds the address", async () => {
     const ctx = context();
-    const proxySeen: string[] = [];
-    const proxy = Bun.serve({
-      hostname: "127.0.0.1",
-      port: 0,
-      fetch(request) {
-        proxySeen.push(`${request.method} ${request.url}`);
-        return new Response(null, { status: 204 });
-      },
-    });
-    cleanups.push(() => proxy.stop(true));
+    const { proxy, seen: proxySeen } = recordingProxy();
     const receiver = await startWebhookReceiver();
     cleanups.push(() => receiver.stop());
     const port = new URL(receiver.url).port;
@@ -225,16 +222,7 @@ describe("a receiver named by host name", () => {
 
   test("ALL_PROXY carries a scheme that has no proxy of its own, by name", async () => {
     const ctx = context();
-    const seen: string[] = [];
-    const proxy = Bun.serve({
-      hostname: "127.0.0.1",
-      port: 0,
-      fetch(request) {
-        seen.push(`${request.method} ${request.url}`);
-        return new Response(null, { status: 204 });
-      },
-    });
-    cleanups.push(() => proxy.stop(true));
+    const { proxy, seen } = recordingProxy();
     const tenant = makeTenant(ctx, { webhookUrl: "http://hooks.bank.example:8088/aml" });
     enqueueEvents(ctx, tenant.tenant.id, 1);
     await dispatcher(ctx, async () => [{ address: "93.184.216.34" }], fetch, { ALL_PROXY: `http://127.0.0.1:${proxy.port}` })();
