@@ -72,6 +72,8 @@ export interface HttpBenchResult extends ClientReport {
   loadMs: number;
   clients: number;
   webhooks: { enabled: boolean; delivered: number; other: number };
+  /** The server's idle-poll window: it inherits this process's environment (and AML_CONFIG), so it reads the same. */
+  idlePollMs: number;
   loadAverage: { before: number[]; after: number[] };
 }
 
@@ -132,7 +134,15 @@ export async function runHttpScreeningBench(options: { seconds?: number; openSec
       const plan: ClientPlan = { url: server.url, serverPid: server.pid, key: apiKey, names: benchNames(persons), seconds, openSeconds, clients, extraRates };
       const report = await runClientProcess<ClientReport>(import.meta.path, join(dataDir, "plan.json"), plan);
       await Bun.sleep(hook ? 2_000 : 0); // the bulk's 1,000 events
-      return { ...report, entities, loadMs, clients, webhooks: { enabled: hook, ...outboxCounts(dataDir) }, loadAverage: { before, after: loadavg() } };
+      return {
+        ...report,
+        entities,
+        loadMs,
+        clients,
+        webhooks: { enabled: hook, ...outboxCounts(dataDir) },
+        idlePollMs: loadConfig().idlePollMs,
+        loadAverage: { before, after: loadavg() },
+      };
     } finally {
       await server.stop();
     }
@@ -182,9 +192,7 @@ export function printHttpScreeningBench(r: HttpBenchResult): void {
   console.log("  server CPU per phase (from /proc): 'main busy' is the share of the phase the main thread, which runs every request's");
   console.log("  JavaScript, was on a CPU; 'ms/req' is its CPU per request; 'cores' is the whole server process, every thread;");
   console.log("  'idle' is the whole machine's unused CPUs, in cores (the generator and the receiver count as used).");
-  // The server process inherits this environment (and AML_CONFIG), so it reads the same setting.
-  const idlePoll = loadConfig().idlePollMs;
-  console.log(`  The server polls for ${idlePoll} ms after each request arrives before sleeping (AML_IDLE_POLL_MS), so at open-loop`);
+  console.log(`  The server polls for ${r.idlePollMs} ms after each request arrives before sleeping (AML_IDLE_POLL_MS), so at open-loop`);
   console.log("  rates 'main busy' and 'ms/req' include that polling, not only work; AML_IDLE_POLL_MS=0 shows the work alone.");
   const judged = r.phases.find((p) => p.targetRate === judgedRate);
   if (judged) {

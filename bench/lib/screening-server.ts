@@ -80,7 +80,7 @@ export function benchNames(listed: readonly string[]): string[] {
   return misses.flatMap((miss, i) => [hits[i % hits.length] ?? miss, miss]);
 }
 
-/** One single screen per call, the names in turn; true on 200. */
+/** One single screen per call, the names in turn; true on 200, else what came back (Send). */
 export function screenSender(url: string, apiKey: string, names: readonly string[]): Send {
   const headers = { "content-type": "application/json", "x-api-key": apiKey };
   let next = 0;

@@ -117,7 +117,7 @@ const PROBLEMS = {
   422: { name: "IdempotencyKeyReused", code: "IDEMPOTENCY_KEY_REUSED", description: "IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was already used with a different request." },
   429: {
     name: "TooManyScreens",
-    code: "QUOTA_EXCEEDED",
+    // Two codes answer 429 (QUOTA_EXCEEDED, RATE_LIMITED), so the response has a title of its own.
     title: "Too many screens",
     description:
       "QUOTA_EXCEEDED: not enough monthly screening quota left; the body carries used, limit, remaining and period. Or RATE_LIMITED: the tenant's screening rate limit (rateLimit in the configuration, off by default) admits no more screens now; the body carries rateLimit {screensPerSecond, burst, available, needed}. Either way nothing was screened or charged.",

@@ -3,7 +3,9 @@ import type { Policy } from "@/auth/roles";
 import { POLICY_ROLES } from "@/auth/roles";
 
 export type RoutePolicy = Policy | "public";
-export type RouteCredentials = "api key or bearer" | "bearer only" | "none";
+/** What may call a route, as the table and its schema (routes/policies.ts) name it. */
+export const ROUTE_CREDENTIALS = ["api key or bearer", "bearer only", "none"] as const;
+export type RouteCredentials = (typeof ROUTE_CREDENTIALS)[number];
 
 export interface PolicyRow {
   method: string;
@@ -14,6 +16,8 @@ export interface PolicyRow {
 }
 
 const POLICIES = Object.keys(POLICY_ROLES) as Policy[];
+/** Every policy a route can have, as the table and its schema (routes/policies.ts) name them. */
+export const ROUTE_POLICIES: readonly RoutePolicy[] = [...POLICIES, "public"];
 const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
 function isPolicy(value: unknown): value is Policy {

@@ -1,14 +1,12 @@
 import { Elysia } from "elysia";
-import { TenantParams, tenantIdFromPath } from "@/tenants/schemas";
-import { NoQuery } from "@/http/empty-input";
+import { tenantIdFromPath } from "@/tenants/schemas";
 import { z } from "zod";
 import type { HttpDeps } from "@/http/deps";
 import { guard, secured } from "@/http/guard";
 import { media } from "@/http/media";
-import { JSON_ONLY } from "@/http/negotiate";
 import { BODY_CORRELATION_ID, jsonRequestBody, jsonResponse, problemResponses, schemaComponent } from "@/http/openapi";
 import { callMeta } from "@/http/request-state";
-import { TENANT_ADMIN_DESCRIPTIONS, TENANT_ADMIN_WRITE } from "@/http/tenant-admin";
+import { ADMIN_PROBLEMS, TENANT_ADMIN_DESCRIPTIONS, TENANT_ADMIN_READ, TENANT_ADMIN_WRITE } from "@/http/tenant-admin";
 import { RiskProfileOptions } from "@/matching/options";
 import { getRiskProfile, setRiskProfile } from "./store";
 
@@ -34,17 +32,14 @@ export function profileRoutes(deps: HttpDeps) {
     .use(guard(deps))
     .use(media())
     .get("/v1/tenants/:id/risk-profile", ({ params }) => getRiskProfile(deps.db, tenantIdFromPath(params.id)), {
-      admin: true,
-      produces: JSON_ONLY,
-      params: TenantParams,
-      query: NoQuery,
+      ...TENANT_ADMIN_READ,
       detail: {
         ...secured("Admin", {
           summary: "Read a tenant's risk profile (matching options)",
           description: `${PROFILE_SHAPE} 404 for an unknown tenant. No query parameters.`,
           tags: ["Risk profiles (admin)"],
         }),
-        responses: { 200: jsonResponse("The risk profile", RISK_PROFILE_SCHEMA), ...problemResponses([400, 401, 403, 404, 406], TENANT_ADMIN_DESCRIPTIONS) },
+        responses: { 200: jsonResponse("The risk profile", RISK_PROFILE_SCHEMA), ...problemResponses([...ADMIN_PROBLEMS, 404], TENANT_ADMIN_DESCRIPTIONS) },
       },
     })
     .put(
@@ -63,7 +58,7 @@ export function profileRoutes(deps: HttpDeps) {
           requestBody: jsonRequestBody(RiskProfileOptions),
           responses: {
             200: jsonResponse("The new risk profile", RISK_PROFILE_SCHEMA),
-            ...problemResponses([400, 401, 403, 404, 406, 413, 415], {
+            ...problemResponses([...ADMIN_PROBLEMS, 404, 413, 415], {
               ...TENANT_ADMIN_DESCRIPTIONS,
               400: "Options out of range or unknown (each named in errors[]), an empty body, malformed JSON or an unknown query parameter.",
             }),

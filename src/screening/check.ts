@@ -4,7 +4,7 @@ import { parseInput } from "@/lib/validate";
 import { RiskProfileOverrides } from "@/matching/options";
 import { precheckOneScreen } from "@/usage/quota";
 import { screenOne } from "./commit";
-import { requireLists, type ScreeningDeps, type ScreenOutcome } from "./deps";
+import type { ScreeningDeps, ScreenOutcome } from "./deps";
 import { findReplay, idempotencyClaim } from "./idempotency";
 import { optionsForTenant } from "./options";
 import { normaliseSubject, SUBJECT_SHAPE } from "./subject";
@@ -46,12 +46,10 @@ export async function checkScreening(deps: ScreeningDeps, args: CheckArgs): Prom
   }
   precheckOneScreen(deps.db, args.tenantId, now);
   const options = optionsForTenant(deps.db, args.tenantId, overrides);
-  const lists = requireLists(deps);
-  return screenOne(deps, { ...args, claim, now }, lists, {
+  return screenOne(deps, { ...args, claim, now }, {
     subject,
     options,
     origin: "check",
     rescreenOf: null,
-    correlationId: args.meta.correlationId ?? null,
   });
 }

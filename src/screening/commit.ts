@@ -2,16 +2,14 @@ import { appendAudit } from "@/audit/append";
 import type { AppContext, CallMeta } from "@/context";
 import { writeTx } from "@/storage/db";
 import { groupCommit } from "@/storage/group-commit";
-import type { MatchIndex } from "@/matching/index";
 import { chargeScreens } from "@/usage/quota";
 import { withAdmittedScreens } from "@/usage/rate-limit";
-import type { LoadedLists } from "@/watchlists/runtime";
 import { enqueueWebhook } from "@/webhooks/enqueue";
 import { webhookPayloadFromOutcome } from "@/webhooks/payload";
 import { findReplay, type IdempotencyClaim, rememberKey } from "./idempotency";
 import { runScreening, type ScreenRequest } from "./run";
 import { insertScreening } from "./store";
-import type { ScreeningDeps, ScreenOutcome } from "./deps";
+import { requireLists, type ScreeningDeps, type ScreenOutcome } from "./deps";
 import type { ScreeningRecord } from "./types";
 import { outcomeSummary } from "./view";
 
@@ -82,16 +80,18 @@ async function commitSingleScreen(
 }
 
 /**
- * A single screen (check, rescreen) once its caller has validated it and checked the quota: admitted
- * by the rate limit, matched, and committed. When a concurrent request with the same Idempotency-Key
- * committed first, this one returns that screening and stored nothing, so its token goes back.
+ * A single screen (check, rescreen) once its caller has validated it and checked the quota: against
+ * the serving lists (503 without them), admitted by the rate limit, matched, and committed, with the
+ * call's correlation id. When a concurrent request with the same Idempotency-Key committed first,
+ * this one returns that screening and stored nothing, so its token goes back.
  */
 export function screenOne(
   deps: ScreeningDeps,
   args: { tenantId: string; meta: CallMeta; claim: IdempotencyClaim | null; now: Date },
-  lists: LoadedLists<MatchIndex>,
-  request: ScreenRequest,
+  screen: Omit<ScreenRequest, "correlationId">,
 ): Promise<ScreenOutcome> {
+  const lists = requireLists(deps);
+  const request: ScreenRequest = { ...screen, correlationId: args.meta.correlationId ?? null };
   return withAdmittedScreens(deps, args.tenantId, 1, async (giveBack) => {
     const record = runScreening(lists, request, args.now);
     const outcome = await commitSingleScreen(deps, args.tenantId, record, args.meta, args.claim);

@@ -2,7 +2,7 @@ import type { CallMeta } from "@/context";
 import { ServiceError } from "@/errors";
 import { precheckOneScreen } from "@/usage/quota";
 import { screenOne } from "./commit";
-import { requireLists, type ScreeningDeps, type ScreenOutcome } from "./deps";
+import type { ScreeningDeps, ScreenOutcome } from "./deps";
 import { getScreening } from "./get";
 import { findReplay, idempotencyClaim } from "./idempotency";
 import { hasNameToken } from "./subject";
@@ -37,12 +37,10 @@ export async function rescreenScreening(deps: ScreeningDeps, args: RescreenArgs)
     );
   }
   precheckOneScreen(deps.db, args.tenantId, now);
-  const lists = requireLists(deps);
-  return screenOne(deps, { ...args, claim, now }, lists, {
+  return screenOne(deps, { ...args, claim, now }, {
     subject: original.subject,
     options: original.options,
     origin: "rescreen",
     rescreenOf: original.id,
-    correlationId: args.meta.correlationId ?? null,
   });
 }

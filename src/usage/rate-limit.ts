@@ -18,7 +18,7 @@ import type { Db } from "@/storage/db";
  *
  * The buckets live in the server's memory: a restart refills them, which can only admit one burst more.
  */
-export interface RateLimit {
+interface RateLimit {
   screensPerSecond: number;
   /** Most screens admitted at once from a full bucket. */
   burst: number;
@@ -30,8 +30,7 @@ export interface Bucket {
   atMs: number;
 }
 
-export type Admission = { admitted: true } | { admitted: false; available: number; waitMs: number | null };
-
+type Admission = { admitted: true } | { admitted: false; available: number; waitMs: number | null };
 
 /** The configured limit, or null when rate limiting is off. Without `burst`, a full 1,000-row bulk always fits in it. */
 export function rateLimitOf(config: Pick<Config, "rateLimit">): RateLimit | null {
@@ -57,6 +56,9 @@ export function takeTokens(bucket: Bucket, limit: RateLimit, count: number, nowM
   return { admitted: false, available: Math.floor(bucket.tokens), waitMs };
 }
 
+/** The limit of a server's settings, worked out once: the settings never change while it runs. */
+const limitOf = oncePer((settings: Config["rateLimit"]) => rateLimitOf({ rateLimit: settings }));
+
 /** The buckets of one server (one per database connection, as the quota's memory), by tenant. */
 const buckets = oncePer((_db: Db) => new Map<string, Bucket>());
 
@@ -64,8 +66,8 @@ const NOTHING_TO_GIVE_BACK = (_unused: number): void => undefined;
 
 type RateLimitDeps = { db: Db; config: Pick<Config, "rateLimit"> };
 
-function bucketOf(deps: RateLimitDeps, limit: RateLimit, tenantId: string, nowMs: number): Bucket {
-  const tenants = buckets(deps.db);
+function bucketOf(db: Db, limit: RateLimit, tenantId: string, nowMs: number): Bucket {
+  const tenants = buckets(db);
   let bucket = tenants.get(tenantId);
   if (!bucket) {
     bucket = { tokens: limit.burst, atMs: nowMs };
@@ -86,10 +88,10 @@ export async function withAdmittedScreens<T>(
   count: number,
   screen: (giveBack: (unused: number) => void) => Promise<T>,
 ): Promise<T> {
-  const limit = rateLimitOf(deps.config);
+  const limit = limitOf(deps.config.rateLimit);
   if (limit === null) return screen(NOTHING_TO_GIVE_BACK);
   const nowMs = performance.now();
-  const bucket = bucketOf(deps, limit, tenantId, nowMs);
+  const bucket = bucketOf(deps.db, limit, tenantId, nowMs);
   const admission = takeTokens(bucket, limit, count, nowMs);
   if (!admission.admitted) throw rateLimited(limit, count, admission);
   let held = count;
@@ -128,4 +130,4 @@ function rateLimited(limit: RateLimit, count: number, refused: Extract<Admission
   );
 }
 
-const formatRate = (n: number): string => (Number.isInteger(n) ? String(n) : String(Number(n.toFixed(3))));
+const formatRate = (n: number): string => String(Number(n.toFixed(3)));

@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { hostOf, isAllowListed } from "./url-policy";
+import { hostOf, isAllowListed, normaliseHost } from "./url-policy";
 
 /**
  * Sending to the addresses the URL policy checked (send-target.ts), not to whatever the name
@@ -24,17 +24,15 @@ export interface ConnectTarget {
 }
 
 /**
- * The targets of one attempt: every checked address, starting at `attempt`'s turn in the resolver's
- * order. Each attempt starts at the next address, so an address that drops packets (a broken IPv6
- * route, say) costs one attempt's timeout and the retry goes to another, instead of every attempt
- * timing out on the same first address. `addresses` null: connect as written.
+ * Every target of a receiver, in the resolver's order: one per checked address, or the URL as written
+ * when `addresses` is null. Depends only on the receiver, so the dispatcher builds it once per round
+ * (send.ts, prepareReceiver) and each delivery only rotates it (targetsForAttempt).
  */
-export function connectTargets(url: URL, addresses: readonly string[] | null, attempt = 1): ConnectTarget[] {
+export function pinnedTargets(url: URL, addresses: readonly string[] | null): ConnectTarget[] {
   if (addresses === null) return [{ input: url.href, address: null, host: null, serverName: null }];
   if (addresses.length === 0) throw new Error(`no checked address to send to for ${url.hostname}`);
   const serverName = url.protocol === "https:" ? hostOf(url) : null;
-  const start = (((attempt - 1) % addresses.length) + addresses.length) % addresses.length;
-  return [...addresses.slice(start), ...addresses.slice(0, start)].map((address) => {
+  return addresses.map((address) => {
     const literal = isIP(address) === 6 ? `[${address}]` : address;
     const pinned = new URL(url.href);
     pinned.hostname = literal;
@@ -42,6 +40,22 @@ export function connectTargets(url: URL, addresses: readonly string[] | null, at
     if (pinned.hostname !== literal.toLowerCase()) throw new Error(`cannot send to ${address}: not an address a URL can hold`);
     return { input: pinned.href, address, host: url.host, serverName };
   });
+}
+
+/**
+ * The targets of one attempt (1-based): every target, starting at `attempt`'s turn. Each attempt
+ * starts at the next address, so an address that drops packets (a broken IPv6 route, say) costs one
+ * attempt's timeout and the retry goes to another, instead of every attempt timing out on the same
+ * first address.
+ */
+export function targetsForAttempt(targets: readonly ConnectTarget[], attempt: number): ConnectTarget[] {
+  const start = (((attempt - 1) % targets.length) + targets.length) % targets.length;
+  return [...targets.slice(start), ...targets.slice(0, start)];
+}
+
+/** pinnedTargets rotated for `attempt`: both steps at once (the tests' entry point). */
+export function connectTargets(url: URL, addresses: readonly string[] | null, attempt = 1): ConnectTarget[] {
+  return targetsForAttempt(pinnedTargets(url, addresses), attempt);
 }
 
 /**
@@ -108,9 +122,9 @@ function bypassesProxy(entry: string, host: string, port: string): boolean {
     if (withPort[2] !== port) return false;
     pattern = withPort[1] ?? "";
   }
-  pattern = pattern.replace(/^\[|\]$/g, "");
+  pattern = normaliseHost(pattern);
   // An address or a range: only a URL that holds an address matches it (isAllowListed compares literally).
   if (pattern.includes("/") || isIP(pattern) !== 0) return isAllowListed(host, [pattern]);
-  const name = pattern.replace(/^\*?\./, "").replace(/\.+$/, "");
+  const name = pattern.replace(/^\*?\./, "");
   return name !== "" && (host === name || host.endsWith(`.${name}`));
 }

@@ -13,7 +13,7 @@ export const systemLookup: LookupFn = (hostname) => dnsLookup(hostname, { all: t
  * refuses. null when the URL is connected to as written: an IP literal (checked by checkWebhookUrl)
  * or a name the operator allow-listed, which is trusted whatever it resolves to.
  */
-export type SendTarget = { ok: true; url: URL; addresses: readonly string[] | null };
+type SendTarget = { ok: true; url: URL; addresses: readonly string[] | null };
 
 /** A refusal because the name did not resolve (rather than because it resolved somewhere refused). */
 export type SendTargetCheck = SendTarget | { ok: false; reason: string } | { ok: false; reason: string; unresolved: true };
@@ -44,7 +44,7 @@ export async function checkSendTarget(raw: string, policy: UrlPolicy, lookup: Lo
     if (address.includes("%")) {
       return { ok: false, reason: `host ${host} resolves to ${address}, an address with a zone id that deliveries cannot be sent to; an operator can allow-list the host name to send to it by name` };
     }
-    if (isPrivateHost(address.toLowerCase()) && !isAllowListed(address.toLowerCase(), policy.allowPrivate)) {
+    if (isPrivateHost(address) && !isAllowListed(address, policy.allowPrivate)) {
       return {
         ok: false,
         reason: `host ${host} resolves to private address ${address}; an operator must allow-list it (AML_WEBHOOK_ALLOW_PRIVATE)`,

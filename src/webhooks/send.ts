@@ -1,6 +1,6 @@
 import type { SecretBox } from "@/lib/secret-box";
 import type { AttemptRecord, ClaimedRow } from "./outbox-rows";
-import { connectTargets, type ProxyEnv, postToFirstReachable, proxyFor } from "./pinning";
+import { type ConnectTarget, pinnedTargets, type ProxyEnv, postToFirstReachable, proxyFor, targetsForAttempt } from "./pinning";
 import { checkSendTarget, type LookupFn } from "./send-target";
 import { signWebhook } from "./sign";
 import { originAndPath, type UrlPolicy, withoutQuery } from "./url-policy";
@@ -29,11 +29,12 @@ export interface Receiver {
 
 /**
  * A receiver ready to send to: its secret unsealed and its URL checked against the policy, or why
- * not. `addresses`: the checked addresses to connect to (SendTarget), null to connect as written.
- * `proxy`: the egress proxy to send through (then `addresses` is null), or null to connect directly.
+ * not. `targets`: where its POSTs connect (pinning.ts), built once per round; each delivery rotates
+ * them by its attempt. `proxy`: fetch's proxy option, the egress proxy (then the one target is the URL
+ * as written) or false to connect directly.
  */
 export type PreparedReceiver =
-  | { ok: true; secret: string; url: URL; addresses: readonly string[] | null; proxy: string | null; loggedUrl: string }
+  | { ok: true; secret: string; targets: readonly ConnectTarget[]; proxy: Bun.FetchProxyOption; loggedUrl: string }
   | { ok: false; error: string };
 
 /**
@@ -57,7 +58,21 @@ export async function prepareReceiver(
   if (!target.ok) return { ok: false, error: `refused by the webhook URL policy: ${target.reason}` };
   // Through a proxy the proxy connects, by name (pinning.ts); the check above still ran.
   const proxy = proxyFor(target.url, deps.proxyEnv);
-  return { ok: true, secret, url: target.url, addresses: proxy === null ? target.addresses : null, proxy, loggedUrl: originAndPath(target.url) };
+  let targets: ConnectTarget[];
+  try {
+    targets = pinnedTargets(target.url, proxy === null ? target.addresses : null);
+  } catch (error) {
+    return { ok: false, error: `refused by the webhook URL policy: ${(error as Error).message}` };
+  }
+  return {
+    ok: true,
+    secret,
+    targets,
+    // The dispatcher's own decision, not fetch's reading of the variables against a URL that may hold
+    // a pinned address in place of the name.
+    proxy: proxy === null ? false : { url: proxy, respectNoProxy: false },
+    loggedUrl: originAndPath(target.url),
+  };
 }
 
 /**
@@ -82,7 +97,7 @@ export async function sendDelivery(
   });
 
   if (!receiver.ok) return done(null, receiver.error, null);
-  const { secret, url, addresses, proxy, loggedUrl } = receiver;
+  const { secret, targets, proxy, loggedUrl } = receiver;
 
   const timestamp = Math.floor(deps.now().getTime() / 1000);
   // Spelled as in the spec. Header names are case-insensitive, but some receivers (or the logs and
@@ -106,7 +121,7 @@ export async function sendDelivery(
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), deps.timeoutMs);
   try {
-    const response = await postToFirstReachable(connectTargets(url, addresses, row.attempts), (target) =>
+    const response = await postToFirstReachable(targetsForAttempt(targets, row.attempts), (target) =>
       deps.fetch(target.input, {
         method: "POST",
         headers: target.host === null ? headers : { ...headers, Host: target.host },
@@ -114,9 +129,7 @@ export async function sendDelivery(
         // A redirect could point the appliance at an address the URL policy refuses; it counts as a failure.
         redirect: "manual",
         signal: abort.signal,
-        // The dispatcher's own decision (proxyFor), not fetch's reading of the variables against a URL
-        // that may hold a pinned address in place of the name.
-        proxy: proxy === null ? false : { url: proxy, respectNoProxy: false },
+        proxy,
         ...(target.serverName === null ? {} : { tls: { serverName: target.serverName } }),
       }),
     );

@@ -55,9 +55,14 @@ export function withoutQuery(text: string): string {
   return text.replace(/[?#].*$/s, "");
 }
 
-/** The URL's host as the policy compares it: no IPv6 brackets, lower case, no trailing root dots. */
+/** A host as the policy compares it: no IPv6 brackets, lower case, no trailing root dots. */
+export function normaliseHost(text: string): string {
+  return text.replace(/^\[|\]$/g, "").toLowerCase().replace(/\.+$/, "");
+}
+
+/** The URL's host as the policy compares it (normaliseHost). */
 export function hostOf(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, "").toLowerCase().replace(/\.+$/, "");
+  return normaliseHost(url.hostname);
 }
 
 /** The parts of a receiver URL that may be recorded: no query string, no fragment. */

@@ -1,6 +1,6 @@
 import { expect } from "bun:test";
 import { z } from "zod";
-import { call, json } from "./api";
+import { call, type Exchange, json } from "./api";
 
 /** The parts of an OpenAPI operation the documentation tests read. */
 type Ref = { $ref?: string };
@@ -73,4 +73,16 @@ export function strictDeep(schema: z.ZodType): z.ZodType {
     default:
       throw new Error(`strictDeep: no rule for a ${def.type} schema`);
   }
+}
+
+/**
+ * The answer has `status` and parses with `schema` made strict throughout (strictDeep), which must
+ * accept it: every issue is shown when it does not, an unpublished member included. Returns the parse.
+ */
+export async function conforms<S extends z.ZodType>(schema: S, res: Exchange | Promise<Exchange>, status = 200): Promise<z.output<S>> {
+  const exchange = await res;
+  expect(exchange.status).toBe(status);
+  const parsed = strictDeep(schema).safeParse(json(exchange));
+  expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
+  return parsed.data as z.output<S>;
 }

@@ -48,7 +48,13 @@ export interface WebhookReceiver {
   waitUntil(predicate: () => boolean, timeoutMs?: number): Promise<void>;
 }
 
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+export interface WebhookReceiverOptions {
+  /** Serve https with this certificate and key (its url is then https://), still on 127.0.0.1. */
+  tls?: { cert: string; key: string };
+}
+
+export async function startWebhookReceiver(options: WebhookReceiverOptions = {}): Promise<WebhookReceiver> {
+  const scheme = options.tls ? "https" : "http";
   let server: Server<undefined> | null = null;
   let port = 0;
   const receiver: WebhookReceiver = {
@@ -64,9 +70,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       server = null;
     },
     async start() {
-      server = Bun.serve({ hostname: "127.0.0.1", port, fetch: handle });
+      server = Bun.serve({ hostname: "127.0.0.1", port, fetch: handle, ...(options.tls ? { tls: options.tls } : {}) });
       port = server.port ?? port;
-      receiver.url = `http://127.0.0.1:${port}/hooks/aml`;
+      receiver.url = `${scheme}://127.0.0.1:${port}/hooks/aml`;
     },
     async waitUntil(predicate, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { expectDocumentedResponses, type OpenApiPaths, servedPaths, strictDeep } from "../helpers/openapi";
+import { conforms, expectDocumentedResponses, type OpenApiPaths, servedPaths, strictDeep } from "../helpers/openapi";
 import { z } from "zod";
 import { AuditPageResponse, AuditVerificationResponse } from "@/http/routes/audit";
 import { startIndex } from "@/matching/index";
@@ -282,11 +282,7 @@ describe("audit: CSV by format or Accept, decided before the log is read", () =>
 
 describe("multipart upload keeps working", () => {
   test("a new OFAC file is imported (201) and served", async () => {
-    const res = await send("/v1/lists/import", { method: "POST", body: multipartOfficialFile() });
-    expect(res.status).toBe(201);
-    const parsed = strictDeep(ImportReportResponse).safeParse(json(res));
-    expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
-    const report = parsed.data as z.output<typeof ImportReportResponse>;
+    const report = await conforms(ImportReportResponse, send("/v1/lists/import", { method: "POST", body: multipartOfficialFile() }), 201);
     expect(report.results.find((r) => r.source === "OFAC")?.status).toBe("imported");
     await waitFor(async () => {
       const version = json<{ versionId: string }>(await call(stack.server.url, "/v1/lists/version", { key: tenantKey }));
@@ -325,17 +321,6 @@ describe("strictDeep", () => {
 });
 
 describe("answers match the schemas the OpenAPI document publishes", () => {
-  /**
-   * The answer parsed with `schema` made strict throughout (strictDeep), which must accept it: every
-   * issue is shown when it does not, an unpublished member included.
-   */
-  const conforms = async <S extends z.ZodType>(schema: S, res: Promise<Exchange>, status = 200): Promise<z.output<S>> => {
-    const exchange = await res;
-    expect(exchange.status).toBe(status);
-    const parsed = strictDeep(schema).safeParse(json(exchange));
-    expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
-    return parsed.data as z.output<S>;
-  };
   const withCorrelationId = <S extends z.ZodObject>(schema: S) => schema.extend({ correlationId: z.string() });
 
   test("tenant, key, profile, list and audit answers", async () => {

@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { join } from "node:path";
+import { startTestServer } from "../helpers/server";
 
 /** Stopping the server must release the process: no timer or handle may outlive stop(). */
 const REPO = join(import.meta.dir, "..", "..");
@@ -27,7 +28,6 @@ async function cpuWhileWaiting(ms: number): Promise<number> {
 }
 
 test("after a request the server keeps its loop polling for idlePollMs, then sleeps; 0 sleeps at once", async () => {
-  const { startTestServer } = await import("../helpers/server");
   const polling = await startTestServer({ flags: { idlePollMs: 100 } });
   const sleeping = await startTestServer({ flags: { idlePollMs: 0 } });
   try {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { MAX_BULK_ROWS } from "@/screening/subject";
 import { BULK_MAX_BODY_BYTES } from "@/screening/routes";
-import { MAX_ALIASES, MAX_NAME_LENGTH, MAX_USER_REFERENCE_LENGTH } from "@/screening/subject";
+import { MAX_ALIASES, MAX_BULK_ROWS, MAX_NAME_LENGTH, MAX_USER_REFERENCE_LENGTH } from "@/screening/subject";
 import { call, expectProblem, json } from "../helpers/api";
 import { startScreeningWorld, type ScreeningWorld } from "./world";
 

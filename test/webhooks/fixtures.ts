@@ -6,9 +6,11 @@ import { createLogger } from "@/lib/logger";
 import { createSecretBox } from "@/lib/secret-box";
 import { openDb, writeTx } from "@/storage/db";
 import type { CreatedTenant } from "@/tenants/create";
+import { createWebhookDispatcher, type DispatcherOptions } from "@/webhooks/dispatcher";
 import { enqueueWebhook } from "@/webhooks/enqueue";
 import { type WebhookExtensionOptions, webhookExtension } from "@/webhooks/extension";
 import { type WebhookEvent, type WebhookOutcome, webhookPayloadFromOutcome } from "@/webhooks/payload";
+import { retryPolicy } from "@/webhooks/schedule";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { makeTenant } from "../helpers/tenants";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
@@ -113,5 +115,41 @@ export function memoryContext(timeoutMs?: number): AppContext {
     clock: systemClock,
     log: createLogger("silent"),
     secrets: createSecretBox(randomBytes(32)),
+  };
+}
+
+/** What the tests of a hand-run dispatcher vary; every other option is the same for all of them. */
+export interface DispatcherRoundOptions {
+  lookup: DispatcherOptions["lookup"];
+  /** The one retry delay (at most 3 attempts): short to see a retry soon, long to see none. */
+  retryDelayMs: number;
+  /** Default the real fetch. */
+  fetch?: DispatcherOptions["fetch"];
+  /** Default 10 s. */
+  leaseMs?: number;
+  /** Left out: the dispatcher's own default, process.env. */
+  proxyEnv?: DispatcherOptions["proxyEnv"];
+}
+
+/**
+ * A dispatcher run by hand, not by a scheduler. Each call of the function returned is one round on the
+ * same dispatcher: a claim (tick), then every POST and attempt record of it (settle), so the round's
+ * effects are all visible when the call resolves.
+ */
+export function dispatcherRounds(ctx: AppContext, options: DispatcherRoundOptions): () => Promise<void> {
+  const loop = createWebhookDispatcher(ctx, {
+    retry: retryPolicy({ retryDelaysMs: [options.retryDelayMs], maxAttempts: 3 }),
+    fetch: options.fetch ?? fetch,
+    lookup: options.lookup,
+    proxyEnv: options.proxyEnv,
+    intervalMs: 10,
+    slots: 20,
+    leaseMs: options.leaseMs ?? 10_000,
+  });
+  // Never aborted: a round always runs to the end.
+  const signal = new AbortController().signal;
+  return async () => {
+    await loop.tick(signal);
+    await loop.settle?.();
   };
 }

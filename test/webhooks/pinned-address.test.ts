@@ -2,16 +2,13 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { loadConfig } from "@/config";
 import type { AppContext } from "@/context";
-import { verifyWebhook } from "@/webhooks/verify";
-import { createWebhookDispatcher } from "@/webhooks/dispatcher";
-import { retryPolicy } from "@/webhooks/schedule";
 import { connectTargets, proxyFor } from "@/webhooks/pinning";
 import type { FetchFn } from "@/webhooks/send";
 import { checkSendTarget } from "@/webhooks/send-target";
 import type { LookupFn } from "@/webhooks/send-target";
 import { makeTenant } from "../helpers/tenants";
 import { expectEachDeliveredOnce, startWebhookReceiver } from "../helpers/webhook-receiver";
-import { enqueueEvents, memoryContext, outboxStatuses } from "./fixtures";
+import { dispatcherRounds, enqueueEvents, memoryContext, outboxStatuses } from "./fixtures";
 
 /**
  * The dispatcher connects to the addresses it checked, not to whatever the name resolves to when
@@ -38,20 +35,21 @@ function context(allowPrivate?: string[]): AppContext {
   return ctx;
 }
 
+/** A hand-run dispatcher with no retry within a test, and no proxy unless `proxyEnv` names one. */
 function dispatcher(ctx: AppContext, lookup: LookupFn, fetchFn: FetchFn = fetch, proxyEnv: Record<string, string> = {}) {
-  const loop = createWebhookDispatcher(ctx, {
-    proxyEnv,
-    retry: retryPolicy({ retryDelaysMs: [60_000], maxAttempts: 3 }),
-    fetch: fetchFn,
-    lookup,
-    intervalMs: 10,
-    slots: 20,
-    leaseMs: 10_000,
+  return dispatcherRounds(ctx, { retryDelayMs: 60_000, fetch: fetchFn, lookup, proxyEnv });
+}
+
+/** Sets environment variables for this test only: the old values (or their absence) come back after it. */
+function setEnv(vars: Record<string, string>): void {
+  const saved = Object.fromEntries(Object.keys(vars).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, vars);
+  cleanups.push(() => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
   });
-  return async () => {
-    await loop.tick(new AbortController().signal);
-    await loop.settle?.();
-  };
 }
 
 /** An HTTP proxy on loopback that answers 204 and records each request line it was sent. */
@@ -94,29 +92,13 @@ describe("a receiver named by host name", () => {
 
   test("over https, verifies the certificate against the name, not the address", async () => {
     const ctx = context();
-    const seen: string[] = [];
-    let secret = "";
-    const server = Bun.serve({
-      hostname: "127.0.0.1",
-      port: 0,
-      tls: { cert: CERT, key: KEY },
-      async fetch(request) {
-        const rawBody = await request.text();
-        const checked = verifyWebhook({
-          secret,
-          timestamp: request.headers.get("x-aml-timestamp") ?? "",
-          signature: request.headers.get("x-aml-signature") ?? "",
-          rawBody,
-        });
-        seen.push(`${request.headers.get("host")} ${checked.ok}`);
-        return new Response(null, { status: checked.ok ? 204 : 401 });
-      },
-    });
-    cleanups.push(() => server.stop(true));
-    const good = makeTenant(ctx, { webhookUrl: `https://hooks.bank.example:${server.port}/aml` });
+    const receiver = await startWebhookReceiver({ tls: { cert: CERT, key: KEY } });
+    cleanups.push(() => receiver.stop());
+    const port = new URL(receiver.url).port;
+    const good = makeTenant(ctx, { webhookUrl: `https://hooks.bank.example:${port}/aml` });
     // Same address and port, a name the certificate does not carry.
-    const other = makeTenant(ctx, { webhookUrl: `https://other.bank.example:${server.port}/aml?token=tls-secret` });
-    secret = good.webhookSigningSecret ?? "";
+    const other = makeTenant(ctx, { webhookUrl: `https://other.bank.example:${port}/aml?token=tls-secret` });
+    receiver.secret = good.webhookSigningSecret ?? "";
     // The fixture's self-signed certificate is the only one trusted; the server name is left as the dispatcher set it.
     const calls: string[] = [];
     const trustingFixture: FetchFn = (input, init) => {
@@ -129,7 +111,9 @@ describe("a receiver named by host name", () => {
     // Two addresses: a failed handshake is an answer of sorts (the connection was made), not a reason to try the next.
     await dispatcher(ctx, async () => [{ address: "127.0.0.1" }, { address: "127.0.0.1" }], trustingFixture)();
 
-    expect(seen).toEqual([`hooks.bank.example:${server.port} true`, `hooks.bank.example:${server.port} true`]);
+    // Both arrived with the name in Host and a signature that verifies; nothing else arrived.
+    expect(receiver.rejected).toEqual([]);
+    expect(receiver.delivered.map((d) => d.host)).toEqual([`hooks.bank.example:${port}`, `hooks.bank.example:${port}`]);
     expect(outboxStatuses(ctx, good.tenant.id)).toEqual({ delivered: 2 });
     expect(outboxStatuses(ctx, other.tenant.id)).toEqual({ pending: 1 });
     const refused = attempts(ctx).filter((a) => a.url?.includes("other.bank.example"));
@@ -138,7 +122,7 @@ describe("a receiver named by host name", () => {
     expect(refused[0]?.error).toContain("ERR_TLS_CERT_ALTNAME_INVALID");
     expect(calls.filter((name) => name === "other.bank.example")).toHaveLength(1);
     // fetch's TLS error quotes the URL it fetched; the log keeps it without the query's token.
-    expect(refused[0]?.error).toContain(`fetching "https://127.0.0.1:${server.port}/aml"`);
+    expect(refused[0]?.error).toContain(`fetching "https://127.0.0.1:${port}/aml"`);
     expect(JSON.stringify(attempts(ctx))).not.toContain("tls-secret");
   });
 
@@ -181,12 +165,7 @@ describe("a receiver named by host name", () => {
     const { proxy, seen } = recordingProxy();
     const tenant = makeTenant(ctx, { webhookUrl: "http://hooks.bank.example:8088/aml" });
     // Bun's fetch reads the proxy variables from process.env when it sends; the dispatcher decides from the same.
-    const saved = process.env.HTTP_PROXY;
-    process.env.HTTP_PROXY = `http://127.0.0.1:${proxy.port}`;
-    cleanups.push(() => {
-      if (saved === undefined) delete process.env.HTTP_PROXY;
-      else process.env.HTTP_PROXY = saved;
-    });
+    setEnv({ HTTP_PROXY: `http://127.0.0.1:${proxy.port}` });
     enqueueEvents(ctx, tenant.tenant.id, 1);
     await dispatcher(ctx, async () => [{ address: "93.184.216.34" }], fetch, process.env as Record<string, string>)();
     expect(seen).toEqual(["POST http://hooks.bank.example:8088/aml"]);
@@ -204,15 +183,7 @@ describe("a receiver named by host name", () => {
     // As an operator sets them: in the environment fetch itself would read. Were fetch left to read
     // them, it would judge NO_PROXY against the pinned URL (http://127.0.0.1:port), which it does not
     // name, and send the delivery to the proxy.
-    const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY };
-    process.env.HTTP_PROXY = `http://127.0.0.1:${proxy.port}`;
-    process.env.NO_PROXY = "localhost,.bank.example";
-    cleanups.push(() => {
-      for (const [name, value] of Object.entries(saved)) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
-    });
+    setEnv({ HTTP_PROXY: `http://127.0.0.1:${proxy.port}`, NO_PROXY: "localhost,.bank.example" });
     const ids = enqueueEvents(ctx, tenant.tenant.id, 2);
     await dispatcher(ctx, async () => [{ address: "127.0.0.1" }], fetch, process.env as Record<string, string>)();
     expect(proxySeen).toEqual([]);

@@ -1,11 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { createWebhookDispatcher } from "@/webhooks/dispatcher";
-import { retryPolicy } from "@/webhooks/schedule";
 import type { FetchFn } from "@/webhooks/send";
 import type { LookupFn } from "@/webhooks/send-target";
 import { makeTenant } from "../helpers/tenants";
 import { expectEachDeliveredOnce, startWebhookReceiver } from "../helpers/webhook-receiver";
-import { enqueueEvents, memoryContext, outboxStatuses } from "./fixtures";
+import { dispatcherRounds, enqueueEvents, memoryContext, outboxStatuses } from "./fixtures";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -36,26 +34,16 @@ describe("a dispatcher claim", () => {
       posted.push(`${new Headers(init.headers).get("host")} via ${url.hostname} (${init.tls?.serverName})`);
       return fetch(`${receiver.url.replace(/\/[^/]*$/, "")}${url.pathname}`, init);
     };
-    const loop = createWebhookDispatcher(ctx, {
-      retry: retryPolicy({ retryDelaysMs: [10], maxAttempts: 3 }),
-      fetch: toLoopback,
-      lookup,
-      intervalMs: 10,
-      slots: 20,
-      leaseMs: 10_000,
-    });
-    const signal = new AbortController().signal;
+    const round = dispatcherRounds(ctx, { retryDelayMs: 10, fetch: toLoopback, lookup });
 
     const first = enqueueEvents(ctx, tenant.tenant.id, 5);
-    await loop.tick(signal);
-    await loop.settle?.();
+    await round();
     expect(posted).toEqual(Array(5).fill(`hooks.bank.example:${port} via 93.184.216.34 (hooks.bank.example)`));
     expect(resolved).toEqual(["hooks.bank.example"]);
 
     // The next claim resolves again: a DNS change (or a policy refusal) is seen one claim later at most.
     const second = enqueueEvents(ctx, tenant.tenant.id, 3);
-    await loop.tick(signal);
-    await loop.settle?.();
+    await round();
     expect(resolved).toEqual(["hooks.bank.example", "hooks.bank.example"]);
     expectEachDeliveredOnce(receiver, [...first, ...second]);
     expect(outboxStatuses(ctx, tenant.tenant.id)).toEqual({ delivered: 8 });
@@ -72,20 +60,16 @@ describe("a dispatcher claim", () => {
       return [{ address: "10.0.0.7" }];
     };
     let posts = 0;
-    const loop = createWebhookDispatcher(ctx, {
-      retry: retryPolicy({ retryDelaysMs: [60_000], maxAttempts: 3 }),
+    const round = dispatcherRounds(ctx, {
+      retryDelayMs: 60_000,
       fetch: () => {
         posts++;
         return Promise.resolve(new Response(null, { status: 204 }));
       },
       lookup,
-      intervalMs: 10,
-      slots: 20,
-      leaseMs: 10_000,
     });
     enqueueEvents(ctx, tenant.tenant.id, 4);
-    await loop.tick(new AbortController().signal);
-    await loop.settle?.();
+    await round();
     expect(resolutions).toBe(1);
     expect(posts).toBe(0);
     const errors = ctx.db.sqlite.query<{ error: string }, []>("SELECT DISTINCT error FROM webhook_attempts").all();
@@ -103,35 +87,24 @@ describe("a dispatcher claim", () => {
     receiver.secret = tenant.webhookSigningSecret ?? "";
     let skewMs = 0;
     ctx.clock = { now: () => new Date(Date.now() + skewMs) };
-    const loop = createWebhookDispatcher(ctx, {
-      retry: retryPolicy({ retryDelaysMs: [10], maxAttempts: 3 }),
-      fetch,
-      lookup: async () => [{ address: "127.0.0.1" }],
-      intervalMs: 10,
-      slots: 20,
-      leaseMs: 60_000,
-    });
-    const signal = new AbortController().signal;
+    const round = dispatcherRounds(ctx, { retryDelayMs: 10, lookup: async () => [{ address: "127.0.0.1" }], leaseMs: 60_000 });
 
     // The attempts table refuses writes (as a full disk would): the claim's records fail together.
     ctx.db.sqlite.run("CREATE TEMP TRIGGER refuse_attempts BEFORE INSERT ON webhook_attempts BEGIN SELECT RAISE(ABORT, 'no room'); END");
     const first = enqueueEvents(ctx, tenant.tenant.id, 3);
-    await loop.tick(signal);
-    await loop.settle?.();
+    await round();
     expect(receiver.delivered.map((d) => d.deliveryId).sort()).toEqual([...first].sort());
     expect(outboxStatuses(ctx, tenant.tenant.id)).toEqual({ delivering: 3 });
 
     // Writes work again: the next claim's records are written (the failed unit did not wedge recording).
     ctx.db.sqlite.run("DROP TRIGGER refuse_attempts");
     const second = enqueueEvents(ctx, tenant.tenant.id, 2);
-    await loop.tick(signal);
-    await loop.settle?.();
+    await round();
     expect(outboxStatuses(ctx, tenant.tenant.id)).toEqual({ delivering: 3, delivered: 2 });
 
     // Once their lease expires, the unrecorded rows are reclaimed and sent again (at least once).
     skewMs = 60_001;
-    await loop.tick(signal);
-    await loop.settle?.();
+    await round();
     expect(outboxStatuses(ctx, tenant.tenant.id)).toEqual({ delivered: 5 });
     expect(receiver.rejected).toEqual([]);
     const sent = receiver.delivered.map((d) => d.deliveryId);

@@ -1,7 +1,7 @@
 import { type AnyElysia, Elysia } from "elysia";
 import { z } from "zod";
 import { BODY_CORRELATION_ID, jsonResponse, LATE_NOT_ACCEPTABLE_PROBLEM, problemResponses, schemaComponent } from "../openapi";
-import { type RouteCredentials, type RoutePolicy, policyTable } from "../policy-table";
+import { policyTable, ROUTE_CREDENTIALS, ROUTE_POLICIES } from "../policy-table";
 
 /** Response shape for the OpenAPI description only (test/http/reference.test.ts checks a real answer against it). */
 export const PolicyTableResponse = z
@@ -10,10 +10,10 @@ export const PolicyTableResponse = z
       z.object({
         method: z.string().describe("HTTP method, upper case (GET, POST, PUT, DELETE)"),
         path: z.string().describe("OpenAPI path template, e.g. /v1/tenants/{id}"),
-        policy: (z.enum(["Screening.Read", "Screening.Write", "Admin", "public"]) satisfies z.ZodType<RoutePolicy>).describe(
+        policy: z.enum(ROUTE_POLICIES).describe(
           "What the route requires: Screening.Read (roles compliance_analyst, admin, auditor), Screening.Write (compliance_analyst, admin), Admin (admin) or public (no credential)",
         ),
-        credentials: (z.enum(["api key or bearer", "bearer only", "none"]) satisfies z.ZodType<RouteCredentials>).describe(
+        credentials: z.enum(ROUTE_CREDENTIALS).describe(
           "What may call it: a tenant API key or an OIDC bearer token, a bearer token only (Admin routes: an API key gets 403), or none (public)",
         ),
       }),

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { codeFromSlug, ERROR_CATALOGUE, ServiceError } from "@/errors";
 import { BODY_CORRELATION_ID, jsonResponse, LATE_NOT_ACCEPTABLE_PROBLEM, problemResponses, schemaComponent } from "../openapi";
 
-/** The answer's shape, for the OpenAPI description (test/screening/openapi.test.ts checks a real answer against it). */
+/** The answer's shape, for the OpenAPI description (test/http/reference.test.ts checks real answers against it). */
 export const ProblemTypeResponse = z
   .object({
     type: z.string().describe("This URI, as problem bodies carry it in `type`"),

@@ -20,9 +20,9 @@ import type { HttpDeps } from "../deps";
 import { guard, secured } from "../guard";
 import { media } from "../media";
 import { JSON_ONLY } from "../negotiate";
-import { jsonRequestBody, jsonResponse, NO_QUERY, type ProblemStatus, problemResponses } from "../openapi";
+import { jsonRequestBody, jsonResponse, NO_QUERY, problemResponses } from "../openapi";
 import { callMeta } from "../request-state";
-import { TENANT_ADMIN_DESCRIPTIONS, TENANT_ADMIN_WRITE } from "../tenant-admin";
+import { ADMIN_PROBLEMS, TENANT_ADMIN_DESCRIPTIONS, TENANT_ADMIN_READ, TENANT_ADMIN_WRITE } from "../tenant-admin";
 
 const KeyParams = z
   .object({ id: z.string().min(1).max(100).describe("Tenant id (UUID)"), keyId: z.string().min(1).max(100).describe("API key id (keyId)") })
@@ -36,8 +36,6 @@ const IssueKeyQuery = z
 
 const MEDIA =
   "A 406 (Accept allows no JSON type) or 415 (a Content-Type other than application/json or application/*+json) is answered before anything is read or written.";
-/** What every admin route may answer; a route adds its own statuses. */
-const ADMIN_PROBLEMS: readonly ProblemStatus[] = [400, 401, 403, 406];
 const WRITE_DESCRIPTIONS = {
   ...TENANT_ADMIN_DESCRIPTIONS,
   400: "Invalid or unknown body fields (each named in errors[]), an empty body, malformed JSON or an unknown query parameter.",
@@ -93,20 +91,14 @@ export function tenantRoutes(deps: HttpDeps) {
       },
     })
     .get("/v1/tenants/:id", ({ params }) => getTenant(deps.db, tenantIdFromPath(params.id)), {
-      admin: true,
-      produces: JSON_ONLY,
-      params: TenantParams,
-      query: NoQuery,
+      ...TENANT_ADMIN_READ,
       detail: {
         ...secured("Admin", { summary: "Read a tenant", description: `404 for an unknown tenant. ${NO_QUERY}`, tags: ["Tenants (admin)"] }),
         responses: { 200: jsonResponse("The tenant", TENANT_SCHEMA), ...problemResponses([...ADMIN_PROBLEMS, 404], TENANT_ADMIN_DESCRIPTIONS) },
       },
     })
     .get("/v1/tenants/:id/api-keys", ({ params }) => ({ items: listApiKeys(deps, tenantIdFromPath(params.id)) }), {
-      admin: true,
-      produces: JSON_ONLY,
-      params: TenantParams,
-      query: NoQuery,
+      ...TENANT_ADMIN_READ,
       detail: {
         ...secured("Admin", {
           summary: "List a tenant's API keys (never the secrets)",
@@ -219,10 +211,7 @@ export function tenantRoutes(deps: HttpDeps) {
         return { ...rotated.tenant, webhookSigningSecret: rotated.webhookSigningSecret };
       },
       {
-        admin: true,
-        produces: JSON_ONLY,
-        params: TenantParams,
-        query: NoQuery,
+        ...TENANT_ADMIN_READ,
         detail: {
           ...secured("Admin", {
             summary: "Rotate the webhook signing secret",
