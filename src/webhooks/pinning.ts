@@ -37,7 +37,9 @@ export function pinnedTargets(url: URL, addresses: readonly string[] | null): Co
     const pinned = new URL(url.href);
     pinned.hostname = literal;
     // URL ignores a hostname it cannot take (a zone id, say) and would keep the name: never send that.
-    if (pinned.hostname !== literal.toLowerCase()) throw new Error(`cannot send to ${address}: not an address a URL can hold`);
+    // It also writes some addresses its own way (::ffff:93.184.216.34 as [::ffff:5db8:d822], 2001:0db8::1
+    // compressed), so what tells is whether the name is still there, not whether the text is the same.
+    if (pinned.hostname === url.hostname) throw new Error(`cannot send to ${address}: not an address a URL can hold`);
     return { input: pinned.href, address, host: url.host, serverName };
   });
 }

@@ -246,6 +246,14 @@ describe("connectTargets", () => {
     ]);
   });
 
+  test("takes an address the URL writes its own way: IPv4-mapped, or IPv6 not in its shortest form", () => {
+    // Both pass the send-time check (the mapped IPv4 is public); refusing them here failed every delivery.
+    expect(connectTargets(new URL("http://hooks.bank.example/aml"), ["::ffff:93.184.216.34", "2001:0db8::1"])).toEqual([
+      { input: "http://[::ffff:5db8:d822]/aml", address: "::ffff:93.184.216.34", host: "hooks.bank.example", serverName: null },
+      { input: "http://[2001:db8::1]/aml", address: "2001:0db8::1", host: "hooks.bank.example", serverName: null },
+    ]);
+  });
+
   test("connects as written when there is nothing to pin (an IP literal or an allow-listed name)", () => {
     expect(connectTargets(new URL("https://10.0.0.5:9000/aml"), null)).toEqual([{ input: "https://10.0.0.5:9000/aml", address: null, host: null, serverName: null }]);
   });
