@@ -52,6 +52,24 @@ describe("claimDue with per-tenant room", () => {
     expect(next).toEqual(xIds.slice(3, 8));
     expect(outboxStatuses(ctx, x.tenant.id)).toEqual({ delivering: 8, pending: 22 });
   });
+
+  test("returns each claimed row as stored: its next attempt reserved, under this owner's lease", () => {
+    const ctx = context();
+    const x = makeTenant(ctx, { webhookUrl: "https://x.bank.example/aml" });
+    enqueueEvents(ctx, x.tenant.id, 3);
+    const now = new Date();
+    const claimed = writeTx(ctx.db, () => claimDue(ctx.db, { owner: "me", now, leaseMs: 60_000, limit: 20 }));
+    const stored = ctx.db.sqlite
+      .query<{ id: string; attempts: number; series: number; payload: string; lease_owner: string; lease_expires_at: string }, []>(
+        "SELECT id, attempts, series, payload, lease_owner, lease_expires_at FROM webhook_outbox WHERE status = 'delivering' ORDER BY next_attempt_at",
+      )
+      .all();
+    expect(claimed.map((r) => ({ id: r.id, attempts: r.attempts, series: r.series, payload: r.payload }))).toEqual(
+      stored.map((r) => ({ id: r.id, attempts: r.attempts, series: r.series, payload: r.payload })),
+    );
+    expect(claimed.every((r) => r.attempts === 1)).toBe(true);
+    expect(new Set(stored.map((r) => `${r.lease_owner} ${r.lease_expires_at}`))).toEqual(new Set([`me ${new Date(now.getTime() + 60_000).toISOString()}`]));
+  });
 });
 
 describe("a tenant's share of the slots", () => {
