@@ -102,13 +102,20 @@ const VERIFY_LIMIT = 300;
  * (trigram floor, then similarity), the same transliteration-folded spelling, phonetic keys,
  * consonant transliterations across scripts, and given-name equivalents.
  */
-export function expandToken(index: MatchIndex, text: string, abjad: boolean, options: ExpandOptions, joined = false): Expansion[] {
+export function expandToken(
+  index: MatchIndex,
+  text: string,
+  abjad: boolean,
+  options: ExpandOptions,
+  joined = false,
+  form?: TokenForm,
+): Expansion[] {
   const { vocab } = index;
   const found = new Map<number, Expansion>();
   const exact = vocab.ids.get(text);
   if (exact !== undefined) offer(found, exact, 1, "exact");
   if (options.exactOnly || text.length < 2) return [...found.values()];
-  const q = queryForm(text, abjad);
+  const q = form ?? queryForm(text, abjad);
   const consider = (t: number): void => {
     if (found.has(t)) return;
     const c = compareTokens(q, vocabForm(index, t));

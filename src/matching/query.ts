@@ -1,6 +1,7 @@
 import { type Expansion, type ExpandOptions, expandToken, queryForm, queryTokenWeight } from "./expand";
 import { type MatchIndex, tokenWeight } from "./index";
 import { exactKey, type NormalisedName, normaliseName, TOKEN_ABJAD, TOKEN_NOISE, TOKEN_PARTICLE } from "./normalise";
+import type { CachedToken } from "./scratch";
 import type { TokenForm } from "./token-match";
 
 /** A query token with its vocabulary expansions and a cache of similarities computed while scoring. */
@@ -41,7 +42,7 @@ export interface QueryPlan {
 const CACHE_LIMIT = 20000;
 
 /**
- * A single token's expansions, from the index's cache. Joined pairs are expanded per query
+ * A single token's form and expansions, from the index's cache. Joined pairs are expanded per query
  * (makeToken), not cached: a pair of adjacent tokens is close to unique to its name ("patricia
  * lucas"), while single tokens repeat across names (the 50,000 yente negatives have 17,897 distinct
  * tokens). Cached, the pairs were most of the misses and filled the cache, whose clears then
@@ -50,14 +51,15 @@ const CACHE_LIMIT = 20000;
  * pair's expansion (spelling only) is cheap to redo. Uncached, pairs are also garbage that dies young
  * instead of entries that survive young collections and are dropped all at once by the next clear.
  */
-function cachedExpansions(index: MatchIndex, text: string, abjad: boolean, options: ExpandOptions): readonly Expansion[] {
+function cachedToken(index: MatchIndex, text: string, abjad: boolean, options: ExpandOptions): CachedToken {
   const cache = index.scratch.expansionCache;
   const flags = (abjad ? 1 : 0) | (options.phonetic ? 2 : 0) | (options.nicknames ? 4 : 0) | (options.exactOnly ? 8 : 0);
   const key = `${text}|${flags}|${options.trigramFloor}`;
   let hit = cache.get(key);
   if (!hit) {
     if (cache.size >= CACHE_LIMIT) cache.clear();
-    hit = expandToken(index, text, abjad, options, false);
+    const form = queryForm(text, abjad);
+    hit = { form, expansions: expandToken(index, text, abjad, options, false, form) };
     cache.set(key, hit);
   }
   return hit;
@@ -65,9 +67,16 @@ function cachedExpansions(index: MatchIndex, text: string, abjad: boolean, optio
 
 function makeToken(index: MatchIndex, text: string, flags: number, options: ExpandOptions, joined = false): QueryToken {
   const abjad = (flags & TOKEN_ABJAD) !== 0;
-  const expansions = joined ? expandToken(index, text, abjad, options, true) : cachedExpansions(index, text, abjad, options);
+  let form: TokenForm;
+  let expansions: readonly Expansion[];
+  if (joined) {
+    form = queryForm(text, abjad);
+    expansions = expandToken(index, text, abjad, options, true, form);
+  } else {
+    ({ form, expansions } = cachedToken(index, text, abjad, options));
+  }
   const weight = tokenWeight(queryTokenWeight(index, expansions), flags, text.length);
-  return { text, form: queryForm(text, abjad), flags, weight, expansions, sims: null };
+  return { text, form, flags, weight, expansions, sims: null };
 }
 
 export function planQuery(index: MatchIndex, raw: string, options: ExpandOptions): QueryPlan {

@@ -1,5 +1,6 @@
 import type { Expansion } from "./expand";
 import { GrowableU32 } from "./growable";
+import type { TokenForm } from "./token-match";
 
 /**
  * Work buffers for retrieval, sized to the index and reused across searches so a query allocates
@@ -52,10 +53,19 @@ export interface SearchBuffers {
   readonly gramTouched: GrowableU32;
 }
 
+/** A query token's comparison form and expansions: pure functions of (index, token, options). */
+export interface CachedToken {
+  readonly form: TokenForm;
+  readonly expansions: readonly Expansion[];
+}
+
 export interface SearchScratch {
   buffers: SearchBuffers | null;
-  /** Expansions of recently seen query tokens; a pure function of (index, token, options). */
-  readonly expansionCache: Map<string, readonly Expansion[]>;
+  /**
+   * Recently seen query tokens. The form is kept with the expansions because computing it (fifteen
+   * regular-expression passes of looseForm) cost about as much as a cached expansion saved.
+   */
+  readonly expansionCache: Map<string, CachedToken>;
   mark: number;
   readonly nameCount: number;
   readonly vocabSize: number;
