@@ -97,4 +97,6 @@ SERVER_PID=""
 grep -q '"msg":"stopped"' serve.log || fail "no clean stop logged"
 grep -q 'WAL checkpoints run on a worker thread' serve.log || fail "the checkpoint worker did not start in the executable"
 if grep -q 'WAL checkpoint worker stopped' serve.log; then fail "the checkpoint worker failed: $(grep 'WAL checkpoint' serve.log)"; fi
+# Elysia's handler analysis (Sucrose) cannot read whitespace-minified code and says so on stderr.
+if grep -q 'Sucrose' serve.log; then fail "Elysia could not analyse a handler in the executable: $(grep -A2 Sucrose serve.log)"; fi
 echo "smoke: all passed"
