@@ -100,22 +100,16 @@ const VERIFY_LIMIT = 300;
 /**
  * The vocabulary tokens a query token may stand for, best first: exact spelling, fuzzy neighbours
  * (trigram floor, then similarity), the same transliteration-folded spelling, phonetic keys,
- * consonant transliterations across scripts, and given-name equivalents.
+ * consonant transliterations across scripts, and given-name equivalents. `q` is the query token's
+ * form (queryForm), which the caller keeps for scoring.
  */
-export function expandToken(
-  index: MatchIndex,
-  text: string,
-  abjad: boolean,
-  options: ExpandOptions,
-  joined = false,
-  form?: TokenForm,
-): Expansion[] {
+export function expandToken(index: MatchIndex, q: TokenForm, options: ExpandOptions, joined = false): Expansion[] {
+  const { text, abjad } = q;
   const { vocab } = index;
   const found = new Map<number, Expansion>();
   const exact = vocab.ids.get(text);
   if (exact !== undefined) offer(found, exact, 1, "exact");
   if (options.exactOnly || text.length < 2) return [...found.values()];
-  const q = form ?? queryForm(text, abjad);
   const consider = (t: number): void => {
     if (found.has(t)) return;
     const c = compareTokens(q, vocabForm(index, t));

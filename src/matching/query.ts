@@ -58,23 +58,21 @@ function cachedToken(index: MatchIndex, text: string, abjad: boolean, options: E
   let hit = cache.get(key);
   if (!hit) {
     if (cache.size >= CACHE_LIMIT) cache.clear();
-    const form = queryForm(text, abjad);
-    hit = { form, expansions: expandToken(index, text, abjad, options, false, form) };
+    hit = expandedToken(index, text, abjad, options, false);
     cache.set(key, hit);
   }
   return hit;
 }
 
+/** A token's comparison form, computed once, and its expansions. */
+function expandedToken(index: MatchIndex, text: string, abjad: boolean, options: ExpandOptions, joined: boolean): CachedToken {
+  const form = queryForm(text, abjad);
+  return { form, expansions: expandToken(index, form, options, joined) };
+}
+
 function makeToken(index: MatchIndex, text: string, flags: number, options: ExpandOptions, joined = false): QueryToken {
   const abjad = (flags & TOKEN_ABJAD) !== 0;
-  let form: TokenForm;
-  let expansions: readonly Expansion[];
-  if (joined) {
-    form = queryForm(text, abjad);
-    expansions = expandToken(index, text, abjad, options, true, form);
-  } else {
-    ({ form, expansions } = cachedToken(index, text, abjad, options));
-  }
+  const { form, expansions } = joined ? expandedToken(index, text, abjad, options, true) : cachedToken(index, text, abjad, options);
   const weight = tokenWeight(queryTokenWeight(index, expansions), flags, text.length);
   return { text, form, flags, weight, expansions, sims: null };
 }

@@ -52,7 +52,6 @@ export function claimDue(db: Db, args: { owner: string; now: Date; leaseMs: numb
         WHERE status = 'pending' AND next_attempt_at <= ?${notIn} ORDER BY next_attempt_at LIMIT ?`,
     )
     .all(args.now.toISOString(), ...full, args.limit);
-  const leaseExpiresAt = new Date(args.now.getTime() + args.leaseMs).toISOString();
   const taken = new Map<string, number>();
   const claimed: ClaimedRow[] = [];
   for (const row of due) {
@@ -62,6 +61,7 @@ export function claimDue(db: Db, args: { owner: string; now: Date; leaseMs: numb
     claimed.push({ ...row, attempts: row.attempts + 1 });
   }
   if (claimed.length > 0) {
+    const leaseExpiresAt = new Date(args.now.getTime() + args.leaseMs).toISOString();
     db.sqlite
       .query<unknown, string[]>(
         `UPDATE webhook_outbox SET status = 'delivering', attempts = attempts + 1, lease_owner = ?, lease_expires_at = ? WHERE id IN (${claimed.map(() => "?").join(", ")})`,
