@@ -5,6 +5,7 @@ import m0003 from "../../migrations/0003_screenings.sql" with { type: "text" };
 import m0004 from "../../migrations/0004_fewer_index_writes.sql" with { type: "text" };
 import m0005 from "../../migrations/0005_no_replace.sql" with { type: "text" };
 import m0006 from "../../migrations/0006_dead_deliveries.sql" with { type: "text" };
+import m0007 from "../../migrations/0007_deliveries_by_screening.sql" with { type: "text" };
 
 /**
  * Every SQL migration, in order, embedded in the binary as text. A test checks that each file in
@@ -18,4 +19,5 @@ export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ name: string; sql: string }> =
   { name: "0004_fewer_index_writes", sql: m0004 },
   { name: "0005_no_replace", sql: m0005 },
   { name: "0006_dead_deliveries", sql: m0006 },
+  { name: "0007_deliveries_by_screening", sql: m0007 },
 ];

@@ -40,6 +40,8 @@ export interface WebhookDeliveryDetail extends WebhookDelivery {
 export interface DeliveryFilter {
   status?: DeliveryStatus | undefined;
   event?: WebhookEvent | undefined;
+  /** The screening the event is about (a screening.completed delivery's own screening). */
+  screeningId?: string | undefined;
 }
 
 export function toDelivery(row: OutboxRow): WebhookDelivery {
@@ -65,7 +67,10 @@ export function toDelivery(row: OutboxRow): WebhookDelivery {
  * when the query states its condition, which a bound parameter does not.
  */
 export function deliveryWhere(tenantId: string, filter: DeliveryFilter): { sql: string; params: string[] } {
-  const parts = ["tenant_id = ?"];
+  // With a screeningId, the unary + keeps the planner off (tenant_id, created_at): without table
+  // statistics it prefers that index for the page's ORDER BY and would read every delivery of the
+  // tenant, where webhook_outbox_screening finds the screening's one or two rows.
+  const parts = [filter.screeningId === undefined ? "tenant_id = ?" : "+tenant_id = ?"];
   const params: string[] = [tenantId];
   if (filter.status) {
     if (!DELIVERY_STATUSES.includes(filter.status)) throw new Error(`unknown delivery status ${JSON.stringify(filter.status)}`);
@@ -74,6 +79,10 @@ export function deliveryWhere(tenantId: string, filter: DeliveryFilter): { sql: 
   if (filter.event) {
     parts.push("event = ?");
     params.push(filter.event);
+  }
+  if (filter.screeningId !== undefined) {
+    parts.push("screening_id = ?");
+    params.push(filter.screeningId);
   }
   return { sql: parts.join(" AND "), params };
 }

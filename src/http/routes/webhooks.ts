@@ -19,6 +19,7 @@ const DeliveryQuery = z
   .object({
     status: z.enum(DELIVERY_STATUSES).optional().describe("pending, delivering, delivered or dead"),
     event: z.enum(WEBHOOK_EVENTS).optional().describe("screening.completed or monitoring.alert"),
+    screeningId: z.string().min(1).max(100).optional().describe("Only the deliveries of this screening's events"),
     ...Paging.shape,
   })
   .strict();
@@ -33,7 +34,7 @@ export function webhookRoutes(deps: HttpDeps, wake: () => void = () => undefined
     .get(
       "/v1/webhooks/deliveries",
       ({ caller, query }) => {
-        const page = listDeliveries(deps.db, caller.tenantId, { status: query.status, event: query.event }, { skip: query.skip, take: query.take });
+        const page = listDeliveries(deps.db, caller.tenantId, { status: query.status, event: query.event, screeningId: query.screeningId }, { skip: query.skip, take: query.take });
         return { items: page.items, total: page.total, skip: query.skip, take: query.take };
       },
       {
@@ -44,13 +45,13 @@ export function webhookRoutes(deps: HttpDeps, wake: () => void = () => undefined
           ...secured("Screening.Read", {
             summary: "List the tenant's webhook deliveries, newest first",
             description:
-              "Each delivery with its status (pending, delivering, delivered, dead), attempts in the current series, last HTTP status and error, next attempt time and delivery time. Filters: status, event. Paged with skip (default 0) and take (default 50, at most 500); any other query parameter is 400. Never includes the signing secret. An Accept that allows no JSON type is 406 before anything is read.",
+              "Each delivery with its status (pending, delivering, delivered, dead), attempts in the current series, last HTTP status and error, next attempt time and delivery time. Filters: status, event, screeningId (the deliveries of one screening's events; another tenant's screening id, like an unknown one, gives an empty page, not 404). Paged with skip (default 0) and take (default 50, at most 500); any other query parameter is 400. Never includes the signing secret. An Accept that allows no JSON type is 406 before anything is read.",
             tags: ["Webhooks"],
           }),
           responses: {
             200: jsonResponse("One page of deliveries", WEBHOOK_DELIVERY_PAGE_SCHEMA),
             ...problemResponses([400, 401, 403, 406], {
-              400: "An unknown status or event, skip or take out of range (each named in errors[]), or an unknown query parameter.",
+              400: "An unknown status or event, an empty or over-long screeningId, skip or take out of range (each named in errors[]), or an unknown query parameter.",
             }),
           },
         },
