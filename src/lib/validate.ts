@@ -103,3 +103,11 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what 
   const fieldIssues = zodIssues(result.error);
   throw new ServiceError("VALIDATION_FAILED", `${what} is invalid: ${issueSummary(fieldIssues)}`, { fieldIssues });
 }
+
+/**
+ * An object id in a path. No length or format rule here: an id that names nothing, however long
+ * or malformed, is the route's 404 (the docs promise "unknown or malformed: 404"), never a 400.
+ */
+export function pathId(description: string) {
+  return z.string().min(1).describe(description);
+}

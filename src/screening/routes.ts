@@ -1,3 +1,4 @@
+import { pathId } from "@/lib/validate";
 import { Elysia } from "elysia";
 import { EMPTY_REQUEST_BODY, NoQuery, refuseBodyFields } from "@/http/empty-input";
 import { z } from "zod";
@@ -41,7 +42,7 @@ const MAX_ROW_CHARACTERS = MAX_NAME_LENGTH * (1 + MAX_ALIASES) + MAX_USER_REFERE
 const WORST_BULK_BYTES = MAX_BULK_ROWS * (6 * MAX_ROW_CHARACTERS + 140) + (MAX_BULK_ROWS - 1) + 2;
 export const BULK_MAX_BODY_BYTES = Math.max(64 * MiB, Math.ceil((WORST_BULK_BYTES + MAX_BULK_ROWS * 1024) / MiB) * MiB);
 
-const IdParams = z.object({ id: z.string().min(1).max(100).describe("Screening id (UUID)") }).strict();
+const IdParams = z.object({ id: pathId("Screening id (UUID)") }).strict();
 const BulkQuery = z
   .object({ format: z.enum(["json", "csv"]).optional().describe("csv returns a CSV download, json the JSON body; either wins over Accept. Default: Accept decides, JSON unless it prefers text/csv") })
   .strict();

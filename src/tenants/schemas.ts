@@ -1,3 +1,4 @@
+import { pathId } from "@/lib/validate";
 import { z } from "zod";
 import { notFound } from "@/errors";
 import { isUuid } from "@/lib/ids";
@@ -55,7 +56,7 @@ export interface Tenant {
 }
 
 /** The `{id}` of a /v1/tenants/{id}/... route (tenant, its keys, quota, webhook, risk profile). */
-export const TenantParams = z.object({ id: z.string().min(1).max(100).describe("Tenant id (UUID)") }).strict();
+export const TenantParams = z.object({ id: pathId("Tenant id (UUID)") }).strict();
 
 /** Admin routes address tenants by UUID; a non-UUID id is simply not found. */
 export function tenantIdFromPath(id: string): string {

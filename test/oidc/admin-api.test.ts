@@ -125,7 +125,7 @@ describe("onboarding over HTTP with a client_credentials admin token", () => {
 
 describe("tenants, keys and quotas", () => {
   test("GET /v1/tenants/{id}: unknown or malformed id → 404", async () => {
-    for (const id of [crypto.randomUUID(), "not-a-uuid"]) {
+    for (const id of [crypto.randomUUID(), "not-a-uuid", "x".repeat(300)]) {
       const res = await api<Problem>("GET", `/v1/tenants/${id}`, { credential: admin });
       expect(res.status).toBe(404);
       expect(res.body.code).toBe("NOT_FOUND");
@@ -134,6 +134,7 @@ describe("tenants, keys and quotas", () => {
     expect((await api("POST", `/v1/tenants/${unknown}/api-keys`, { credential: admin })).status).toBe(404);
     expect((await api("PUT", `/v1/tenants/${unknown}/quota`, { credential: admin, body: { monthlyScreeningQuota: 5 } })).status).toBe(404);
     expect((await api("DELETE", `/v1/tenants/${unknown}/api-keys/${crypto.randomUUID()}`, { credential: admin })).status).toBe(404);
+    expect((await api("DELETE", `/v1/tenants/${unknown}/api-keys/${"k".repeat(300)}`, { credential: admin })).status).toBe(404);
   });
 
   test("issue → the key works; revoke → 401 from the next request; revoking again → 409", async () => {

@@ -143,5 +143,7 @@ describe("GET /v1/screenings/{id}", () => {
   test("an unknown or malformed id is 404", async () => {
     expectProblem(await world.get("/v1/screenings/01900000-0000-7000-8000-000000000000"), 404, "NOT_FOUND");
     expectProblem(await world.get("/v1/screenings/not-a-uuid"), 404, "NOT_FOUND");
+    // However long: an id that names nothing is never a 400.
+    expectProblem(await world.get(`/v1/screenings/${"x".repeat(300)}`), 404, "NOT_FOUND");
   });
 });

@@ -57,6 +57,7 @@ test("a rescreen is a new screening of the same subject with the ORIGINAL option
 test("a rescreen of an unknown or malformed id is 404", async () => {
   expect((await world.post("/v1/screenings/01900000-0000-7000-8000-000000000000/rescreen", null)).status).toBe(404);
   expect((await world.post("/v1/screenings/nope/rescreen", null)).status).toBe(404);
+  expect((await world.post(`/v1/screenings/${"x".repeat(300)}/rescreen`, null)).status).toBe(404);
 });
 
 test("a stored screening of a name with nothing to match (from before names were checked) is not rescreened: 409, not charged", async () => {

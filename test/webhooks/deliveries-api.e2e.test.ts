@@ -153,6 +153,8 @@ describe("delivery log access", () => {
     expect((await call(world, `/v1/webhooks/deliveries/${id}/redeliver`, other.apiKey, "POST")).status).toBe(404);
     expect((await call(world, "/v1/webhooks/deliveries", other.apiKey)).body.total).toBe(0);
     expect((await call(world, "/v1/webhooks/deliveries/not-a-delivery", tenant.apiKey)).status).toBe(404);
+    expect((await call(world, `/v1/webhooks/deliveries/${"d".repeat(300)}`, tenant.apiKey)).status).toBe(404);
+    expect((await call(world, `/v1/webhooks/deliveries/${"d".repeat(300)}/redeliver`, tenant.apiKey, "POST")).status).toBe(404);
 
     const auditor = issueApiKey(server.ctx, { tenant: tenant.tenant.id, role: "auditor" }, { actor: { type: "cli", id: "test" } });
     expect((await call(world, `/v1/webhooks/deliveries/${id}`, auditor.apiKey)).status).toBe(200);

@@ -1,3 +1,4 @@
+import { pathId } from "@/lib/validate";
 import { Elysia } from "elysia";
 import { NoQuery } from "@/http/empty-input";
 import { z } from "zod";
@@ -25,7 +26,7 @@ import { callMeta } from "../request-state";
 import { ADMIN_PROBLEMS, TENANT_ADMIN_DESCRIPTIONS, TENANT_ADMIN_READ, TENANT_ADMIN_WRITE } from "../tenant-admin";
 
 const KeyParams = z
-  .object({ id: z.string().min(1).max(100).describe("Tenant id (UUID)"), keyId: z.string().min(1).max(100).describe("API key id (keyId)") })
+  .object({ id: pathId("Tenant id (UUID)"), keyId: pathId("API key id (keyId)") })
   .strict();
 const IssueKeyQuery = z
   .object({

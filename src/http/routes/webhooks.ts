@@ -1,3 +1,4 @@
+import { pathId } from "@/lib/validate";
 import { Elysia } from "elysia";
 import { EMPTY_REQUEST_BODY, NoQuery, refuseBodyFields } from "@/http/empty-input";
 import { z } from "zod";
@@ -24,7 +25,7 @@ const DeliveryQuery = z
   })
   .strict();
 
-const DeliveryParams = z.object({ id: z.string().min(1).max(100).describe("Delivery id (also sent as X-AML-Delivery)") }).strict();
+const DeliveryParams = z.object({ id: pathId("Delivery id (also sent as X-AML-Delivery)") }).strict();
 
 /** The tenant's webhook delivery log and manual redelivery. `wake` nudges the dispatcher after a redelivery. */
 export function webhookRoutes(deps: HttpDeps, wake: () => void = () => undefined) {
