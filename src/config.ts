@@ -36,6 +36,15 @@ export const ConfigSchema = z
       .describe(
         "The main thread keeps polling for requests until this long after the last one arrived, instead of sleeping: lower latency under a steady load, at the price of CPU while requests keep arriving. 0: sleep at once.",
       ),
+    keepAliveTimeoutSeconds: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(255)
+      .default(75)
+      .describe(
+        "How long an idle keep-alive connection stays open. Longer than a reverse proxy's or a client pool's own idle timeout (nginx and AWS load balancers: 60 s), so a connection is never closed here just as the other side reuses it: that race fails a POST that no proxy retries.",
+      ),
     oidc: z
       .object({
         issuer: z.url().optional().describe("OpenID issuer URL. Unset: bearer JWTs are refused, API keys still work."),
@@ -108,6 +117,7 @@ export const ENV_SETTINGS: Record<string, { path: Path; list?: boolean }> = {
   AML_MAX_UPLOAD_BYTES: { path: ["maxUploadBytes"] },
   AML_SHUTDOWN_GRACE_MS: { path: ["shutdownGraceMs"] },
   AML_IDLE_POLL_MS: { path: ["idlePollMs"] },
+  AML_KEEP_ALIVE_TIMEOUT_SECONDS: { path: ["keepAliveTimeoutSeconds"] },
   AML_OIDC_ISSUER: { path: ["oidc", "issuer"] },
   AML_OIDC_AUDIENCE: { path: ["oidc", "audience"] },
   AML_OIDC_ROLES_CLAIM: { path: ["oidc", "rolesClaim"] },

@@ -73,6 +73,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     port: config.port,
     // The app enforces per-type limits with problem bodies; this is the hard backstop for chunked uploads.
     maxRequestBodySize: config.maxUploadBytes + 1024 * 1024,
+    // Bun's default is 10 s, shorter than the idle timeout of the proxies and client pools in front of
+    // the appliance: they would send a request on a connection this side was closing (config.ts).
+    idleTimeout: config.keepAliveTimeoutSeconds,
     fetch(request) {
       poller.touch();
       // The path is parsed only while migrating: once storage is ready, every request goes to the app.

@@ -39,6 +39,7 @@ describe("precedence", () => {
       oidc: { audience: "aml-api", rolesClaim: "roles", tenantClaim: "tenant_id" },
       webhooks: { timeoutMs: 5_000, allowPrivateNetworks: [] },
       idlePollMs: 1,
+      keepAliveTimeoutSeconds: 75,
     });
     expect(config.oidc.issuer).toBeUndefined();
   });
@@ -48,6 +49,13 @@ describe("precedence", () => {
     expect(loadConfig({ env: { AML_IDLE_POLL_MS: "0" } }).idlePollMs).toBe(0);
     expect(configError(() => loadConfig({ env: { AML_IDLE_POLL_MS: "-1" } }))).toMatch(/- idlePollMs: /);
     expect(configError(() => loadConfig({ env: { AML_IDLE_POLL_MS: "250" } }))).toMatch(/- idlePollMs: /);
+  });
+
+  test("the keep-alive idle timeout: whole seconds from 1 to 255 (Bun's range)", () => {
+    expect(loadConfig({ env: { AML_KEEP_ALIVE_TIMEOUT_SECONDS: "120" } }).keepAliveTimeoutSeconds).toBe(120);
+    expect(configError(() => loadConfig({ env: { AML_KEEP_ALIVE_TIMEOUT_SECONDS: "0" } }))).toMatch(/- keepAliveTimeoutSeconds: /);
+    expect(configError(() => loadConfig({ env: { AML_KEEP_ALIVE_TIMEOUT_SECONDS: "256" } }))).toMatch(/- keepAliveTimeoutSeconds: /);
+    expect(configError(() => loadConfig({ env: { AML_KEEP_ALIVE_TIMEOUT_SECONDS: "1.5" } }))).toMatch(/- keepAliveTimeoutSeconds: /);
   });
 
   test("file beats defaults, env beats file, flags beat env", () => {
