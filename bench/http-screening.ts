@@ -156,19 +156,28 @@ export function printHttpScreeningBench(r: HttpBenchResult): void {
   const ms = (v: number) => `${v.toFixed(2)} ms`.padStart(10);
   const verdict = (ok: boolean) => (ok ? "meets target" : "MISSES target");
   const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(" ");
-  // The four CPU columns: heading, then width, shared by the header and every row.
+  // The CPU columns: heading, then width, shared by the header and every row.
   const cpuColumns = [
     ["main busy", 9],
+    ["wait", 5],
     ["ms/req", 7],
     ["cores", 6],
     ["idle", 5],
+    ["steal", 5],
   ] as const;
   const cpuCells = (cells: readonly string[]) => cells.map((cell, i) => cell.padStart(cpuColumns[i]![1])).join(" ");
   const cpu = (c: PhaseCpu | null) =>
     cpuCells(
       c
-        ? [`${(c.mainThreadBusy * 100).toFixed(0)}%`, c.mainThreadMsPerRequest.toFixed(3), c.processCores.toFixed(2), c.machineIdleCores.toFixed(2)]
-        : ["-", "-", "-", "-"],
+        ? [
+            `${(c.mainThreadBusy * 100).toFixed(0)}%`,
+            c.mainThreadWaiting === null ? "-" : `${(c.mainThreadWaiting * 100).toFixed(0)}%`,
+            c.mainThreadMsPerRequest.toFixed(3),
+            c.processCores.toFixed(2),
+            c.machineIdleCores.toFixed(2),
+            c.machineStealCores.toFixed(2),
+          ]
+        : cpuColumns.map(() => "-"),
     );
   // The judged phase's offered rate, exactly as runClients computed it from the same capacity.
   const judgedRate = Math.max(1, Math.round(JUDGED_FRACTION * r.capacity));
@@ -192,6 +201,9 @@ export function printHttpScreeningBench(r: HttpBenchResult): void {
   console.log("  server CPU per phase (from /proc): 'main busy' is the share of the phase the main thread, which runs every request's");
   console.log("  JavaScript, was on a CPU; 'ms/req' is its CPU per request; 'cores' is the whole server process, every thread;");
   console.log("  'idle' is the whole machine's unused CPUs, in cores (the generator and the receiver count as used).");
+  console.log("  'wait' is the share of the phase the main thread was runnable but waiting for a CPU that another task of");
+  console.log("  this machine had; 'steal' is CPU the hypervisor gave to other guests, in cores: time in which a thread that");
+  console.log("  was running, from this machine's view, did not run.");
   console.log(`  The server polls for ${r.idlePollMs} ms after each request arrives before sleeping (AML_IDLE_POLL_MS), so at open-loop`);
   console.log("  rates 'main busy' and 'ms/req' include that polling, not only work; AML_IDLE_POLL_MS=0 shows the work alone.");
   const judged = r.phases.find((p) => p.targetRate === judgedRate);

@@ -5,13 +5,20 @@ import { readFileSync } from "node:fs";
  * thread alone. The server's main thread runs every request's JavaScript, so its busy share during
  * a phase is the utilisation that queueing latency depends on; the process total adds the threads
  * that work beside it (WAL checkpoints, the HTTP client's sockets, the JIT, the collector's helpers).
- * The machine's idle time beside them tells whether that thread or the machine is the limit.
+ * The machine's idle time beside them tells whether that thread or the machine is the limit. Two
+ * more say why a thread that had work was not running it: the main thread's run-queue wait (it was
+ * runnable, and another task of this machine had the CPU) and the machine's steal time (the
+ * hypervisor ran another guest on a CPU this machine was using).
  */
 export interface CpuSample {
   processMs: number;
   mainThreadMs: number;
   /** Idle time of the whole machine, every CPU summed (idle + iowait of /proc/stat's first line). */
   machineIdleMs: number;
+  /** Steal time of the whole machine, every CPU summed (/proc/stat's first line). */
+  machineStealMs: number;
+  /** Time the main thread was runnable but waiting for a CPU (/proc/<pid>/task/<pid>/schedstat); null without schedstats. */
+  mainThreadWaitMs: number | null;
 }
 
 /** What a phase cost the server: busy shares of one core, and main-thread milliseconds per request. */
@@ -28,6 +35,10 @@ export interface PhaseCpu {
    * that thread would raise it.
    */
   machineIdleCores: number;
+  /** CPUs of the machine the hypervisor gave to other guests, in cores. */
+  machineStealCores: number;
+  /** Share of the phase the main thread was runnable and waiting for a CPU, 0-1; null without schedstats. */
+  mainThreadWaiting: number | null;
 }
 
 /** Linux reports these times in clock ticks of USER_HZ, which is 100 on every Linux ABI Bun runs on. */
@@ -40,17 +51,34 @@ function statMs(path: string): number {
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 }
 
-/** idle + iowait of the aggregate "cpu" line, in ms. */
-function machineIdleMs(): number {
+/** idle + iowait, and steal, of the aggregate "cpu" line (cpu user nice system idle iowait irq softirq steal ...), in ms. */
+function machineTimes(): { idleMs: number; stealMs: number } {
   const text = readFileSync("/proc/stat", "utf8");
   const fields = text.slice(0, text.indexOf("\n")).trim().split(/\s+/);
-  return (Number(fields[4]) + Number(fields[5])) * TICK_MS;
+  return { idleMs: (Number(fields[4]) + Number(fields[5])) * TICK_MS, stealMs: Number(fields[8] ?? 0) * TICK_MS };
+}
+
+/** The run-queue wait of a thread (schedstat's second field, ns), in ms; null where the kernel keeps no schedstats. */
+function runQueueWaitMs(path: string): number | null {
+  try {
+    const wait = Number(readFileSync(path, "utf8").split(" ")[1]);
+    return Number.isFinite(wait) ? wait / 1e6 : null;
+  } catch {
+    return null;
+  }
 }
 
 /** null where /proc is missing (not Linux) or the process is gone: the bench then prints no CPU columns. */
 export function sampleCpu(pid: number): CpuSample | null {
   try {
-    return { processMs: statMs(`/proc/${pid}/stat`), mainThreadMs: statMs(`/proc/${pid}/task/${pid}/stat`), machineIdleMs: machineIdleMs() };
+    const machine = machineTimes();
+    return {
+      processMs: statMs(`/proc/${pid}/stat`),
+      mainThreadMs: statMs(`/proc/${pid}/task/${pid}/stat`),
+      machineIdleMs: machine.idleMs,
+      machineStealMs: machine.stealMs,
+      mainThreadWaitMs: runQueueWaitMs(`/proc/${pid}/task/${pid}/schedstat`),
+    };
   } catch {
     return null;
   }
@@ -64,6 +92,8 @@ export function phaseCpu(before: CpuSample | null, after: CpuSample | null, wall
     processCores: (after.processMs - before.processMs) / wallMs,
     mainThreadMsPerRequest: requests > 0 ? main / requests : Number.NaN,
     machineIdleCores: (after.machineIdleMs - before.machineIdleMs) / wallMs,
+    machineStealCores: (after.machineStealMs - before.machineStealMs) / wallMs,
+    mainThreadWaiting: before.mainThreadWaitMs === null || after.mainThreadWaitMs === null ? null : (after.mainThreadWaitMs - before.mainThreadWaitMs) / wallMs,
   };
 }
 
