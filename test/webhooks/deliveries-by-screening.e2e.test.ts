@@ -60,8 +60,8 @@ test("the delivery log filtered by screeningId holds that screening's delivery o
   const other = makeTenant(server.ctx);
   expect(json<DeliveryPage>(await page(`/v1/webhooks/deliveries?screeningId=${first}`, other.apiKey))).toMatchObject({ total: 0, items: [] });
 
-  // An empty or over-long id is a 400 naming the parameter.
+  // An id of any length that names nothing is an empty page, as in the path it is a 404; an empty one is a 400 naming it.
+  expect(json<DeliveryPage>(await page(`/v1/webhooks/deliveries?screeningId=${"x".repeat(300)}`)).total).toBe(0);
   const empty = expectProblem(await page("/v1/webhooks/deliveries?screeningId="), 400, "VALIDATION_FAILED");
   expect(empty.errors?.map((e) => e.field)).toContain("query.screeningId");
-  expectProblem(await page(`/v1/webhooks/deliveries?screeningId=${"x".repeat(101)}`), 400, "VALIDATION_FAILED");
 });

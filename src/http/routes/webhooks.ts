@@ -1,7 +1,7 @@
-import { pathId } from "@/lib/validate";
 import { Elysia } from "elysia";
 import { EMPTY_REQUEST_BODY, NoQuery, refuseBodyFields } from "@/http/empty-input";
 import { z } from "zod";
+import { pathId } from "@/lib/validate";
 import { getDelivery, listDeliveries } from "@/webhooks/deliveries";
 import { DELIVERY_STATUSES } from "@/webhooks/outbox-rows";
 import { WEBHOOK_EVENTS } from "@/webhooks/payload";
@@ -20,7 +20,7 @@ const DeliveryQuery = z
   .object({
     status: z.enum(DELIVERY_STATUSES).optional().describe("pending, delivering, delivered or dead"),
     event: z.enum(WEBHOOK_EVENTS).optional().describe("screening.completed or monitoring.alert"),
-    screeningId: z.string().min(1).max(100).optional().describe("Only the deliveries of this screening's events"),
+    screeningId: z.string().min(1).optional().describe("Only the deliveries of this screening's events; an id that is not the tenant's gives an empty page"),
     ...Paging.shape,
   })
   .strict();
@@ -52,7 +52,7 @@ export function webhookRoutes(deps: HttpDeps, wake: () => void = () => undefined
           responses: {
             200: jsonResponse("One page of deliveries", WEBHOOK_DELIVERY_PAGE_SCHEMA),
             ...problemResponses([400, 401, 403, 406], {
-              400: "An unknown status or event, an empty or over-long screeningId, skip or take out of range (each named in errors[]), or an unknown query parameter.",
+              400: "An unknown status or event, an empty screeningId, skip or take out of range (each named in errors[]), or an unknown query parameter.",
             }),
           },
         },
