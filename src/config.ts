@@ -43,7 +43,7 @@ export const ConfigSchema = z
       .max(255)
       .default(75)
       .describe(
-        "How long an idle keep-alive connection stays open. Longer than a reverse proxy's or a client pool's own idle timeout (nginx and AWS load balancers: 60 s), so a connection is never closed here just as the other side reuses it: that race fails a POST that no proxy retries.",
+        "How long a connection may go without traffic before it is closed: an idle keep-alive connection, and equally a client that stalls while sending its request. Longer than a reverse proxy's or a client pool's own idle timeout (nginx, AWS ALB: 60 s), so a connection is never closed here just as the other side reuses it: that race fails a POST that no proxy retries. A stop (SIGTERM) does not wait for idle connections.",
       ),
     oidc: z
       .object({

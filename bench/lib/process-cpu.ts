@@ -58,11 +58,14 @@ function machineTimes(): { idleMs: number; stealMs: number } {
   return { idleMs: (Number(fields[4]) + Number(fields[5])) * TICK_MS, stealMs: Number(fields[8] ?? 0) * TICK_MS };
 }
 
-/** The run-queue wait of a thread (schedstat's second field, ns), in ms; null where the kernel keeps no schedstats. */
+/**
+ * The run-queue wait of a thread (schedstat's second field, ns), in ms; null where the kernel keeps
+ * no schedstats: no file, or zeros for a thread that has run (its first field, time on a CPU).
+ */
 function runQueueWaitMs(path: string): number | null {
   try {
-    const wait = Number(readFileSync(path, "utf8").split(" ")[1]);
-    return Number.isFinite(wait) ? wait / 1e6 : null;
+    const [onCpu, wait] = readFileSync(path, "utf8").split(" ").map(Number);
+    return onCpu && Number.isFinite(wait) ? (wait ?? 0) / 1e6 : null;
   } catch {
     return null;
   }

@@ -1,4 +1,3 @@
-import { pathId } from "@/lib/validate";
 import { Elysia } from "elysia";
 import { EMPTY_REQUEST_BODY, NoQuery, refuseBodyFields } from "@/http/empty-input";
 import { z } from "zod";
@@ -10,6 +9,7 @@ import { media } from "@/http/media";
 import { decidedRepresentation, JSON_ONLY, JSON_OR_CSV } from "@/http/negotiate";
 import { jsonContent, jsonRequestBody, jsonResponse, NO_QUERY_PROBLEM, PARAMETERS, problemResponses } from "@/http/openapi";
 import { callMeta, requestState } from "@/http/request-state";
+import { pathId } from "@/lib/validate";
 import { bulkScreen } from "./bulk";
 import { bulkCsv } from "./bulk-csv";
 import { CheckInput, checkScreening } from "./check";

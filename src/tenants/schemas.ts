@@ -1,7 +1,7 @@
-import { pathId } from "@/lib/validate";
 import { z } from "zod";
 import { notFound } from "@/errors";
 import { isUuid } from "@/lib/ids";
+import { pathId } from "@/lib/validate";
 import { SOURCE_LISTS } from "@/watchlists/entity";
 
 export const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;

@@ -40,7 +40,7 @@ export interface WebhookDeliveryDetail extends WebhookDelivery {
 export interface DeliveryFilter {
   status?: DeliveryStatus | undefined;
   event?: WebhookEvent | undefined;
-  /** The screening the event is about (a screening.completed delivery's own screening). */
+  /** Only the deliveries of this screening's events (the outbox row's screening_id). */
   screeningId?: string | undefined;
 }
 

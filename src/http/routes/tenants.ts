@@ -1,7 +1,7 @@
-import { pathId } from "@/lib/validate";
 import { Elysia } from "elysia";
 import { NoQuery } from "@/http/empty-input";
 import { z } from "zod";
+import { pathId } from "@/lib/validate";
 import { onboardTenant } from "@/tenants/create";
 import { getTenant, listTenants } from "@/tenants/get";
 import { issueApiKey, listApiKeys, revokeApiKey } from "@/tenants/keys";

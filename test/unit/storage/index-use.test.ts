@@ -73,17 +73,25 @@ describe("partial indexes are used by the queries they were made for", () => {
     expect(page).not.toContain("TEMP B-TREE");
   });
 
-  test("the delivery log's screeningId filter reads webhook_outbox_screening, alone or with the other filters", () => {
-    for (const filter of [{ screeningId: "s-1" }, { screeningId: "s-1", status: "delivered" as const, event: "screening.completed" as const }]) {
+  test("a status outside DELIVERY_STATUSES never reaches the SQL", () => {
+    expect(() => deliveryWhere("tenant-1", { status: "dead' OR '1'='1" as "dead" })).toThrow("unknown delivery status");
+  });
+});
+
+describe("the delivery log's screeningId filter", () => {
+  test("reads webhook_outbox_screening alone and with the other filters, status=dead included", () => {
+    const filters = [
+      { screeningId: "s-1" },
+      { screeningId: "s-1", status: "delivered" as const, event: "screening.completed" as const },
+      // The one case where another index (webhook_outbox_dead) also matches every condition.
+      { screeningId: "s-1", status: "dead" as const },
+    ];
+    for (const filter of filters) {
       const where = deliveryWhere("tenant-1", filter);
       expect(plan(`SELECT count(*) FROM webhook_outbox WHERE ${where.sql}`, where.params)).toContain("webhook_outbox_screening");
       expect(plan(`SELECT * FROM webhook_outbox WHERE ${where.sql} ORDER BY created_at DESC, id DESC LIMIT 50 OFFSET 0`, where.params)).toContain(
         "webhook_outbox_screening",
       );
     }
-  });
-
-  test("a status outside DELIVERY_STATUSES never reaches the SQL", () => {
-    expect(() => deliveryWhere("tenant-1", { status: "dead' OR '1'='1" as "dead" })).toThrow("unknown delivery status");
   });
 });
