@@ -55,11 +55,6 @@ export function targetsForAttempt(targets: readonly ConnectTarget[], attempt: nu
   return [...targets.slice(start), ...targets.slice(0, start)];
 }
 
-/** pinnedTargets rotated for `attempt`: both steps at once (the tests' entry point). */
-export function connectTargets(url: URL, addresses: readonly string[] | null, attempt = 1): ConnectTarget[] {
-  return targetsForAttempt(pinnedTargets(url, addresses), attempt);
-}
-
 /**
  * Errors that prove the request never left: nothing was connected to. Only these move on to the
  * next address, so one event is never POSTed twice within an attempt.

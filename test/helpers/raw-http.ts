@@ -1,11 +1,34 @@
 import { connect } from "node:net";
 
-/** Raw HTTP/1.1 over a socket, for what fetch cannot send: a request whose body never comes. */
+/** Raw HTTP/1.1 over a socket, for what fetch cannot do: a request whose body never comes, one connection held open. */
 export interface RawAnswer {
   status: number;
   head: string;
   body: string;
   ms: number;
+}
+
+/**
+ * The first whole answer (head and Content-Length body) at the start of `received`, and the bytes
+ * after it; null while it is still incomplete.
+ */
+function takeAnswer(received: Buffer, started: number): { answer: RawAnswer; rest: Buffer } | null {
+  const text = received.toString("latin1");
+  const end = text.indexOf("\r\n\r\n");
+  if (end === -1) return null;
+  const headText = text.slice(0, end);
+  const length = Number(/\r\ncontent-length: *(\d+)/i.exec(headText)?.[1] ?? Number.NaN);
+  const body = received.subarray(end + 4);
+  if (!Number.isFinite(length) || body.length < length) return null;
+  return {
+    answer: {
+      status: Number(/^HTTP\/1\.1 (\d{3})/.exec(headText)?.[1]),
+      head: headText,
+      body: body.subarray(0, length).toString("utf8"),
+      ms: performance.now() - started,
+    },
+    rest: body.subarray(length),
+  };
 }
 
 /**
@@ -24,25 +47,58 @@ export function headersOnly(port: number, head: string[], bodyStart: string, tim
     socket.on("connect", () => socket.write(`${head.join("\r\n")}\r\n\r\n${bodyStart}`));
     socket.on("data", (chunk: Buffer) => {
       received = Buffer.concat([received, chunk]);
-      const text = received.toString("latin1");
-      const end = text.indexOf("\r\n\r\n");
-      if (end === -1) return;
-      const headText = text.slice(0, end);
-      const length = Number(/\r\ncontent-length: *(\d+)/i.exec(headText)?.[1] ?? Number.NaN);
-      const body = received.subarray(end + 4);
-      if (!Number.isFinite(length) || body.length < length) return;
+      const taken = takeAnswer(received, started);
+      if (!taken) return;
       clearTimeout(timer);
       socket.destroy();
-      resolve({
-        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(headText)?.[1]),
-        head: headText,
-        body: body.subarray(0, length).toString("utf8"),
-        ms: performance.now() - started,
-      });
+      resolve(taken.answer);
     });
     socket.on("error", (error) => {
       clearTimeout(timer);
       reject(error);
     });
   });
+}
+
+/** One connection held open between requests, as a proxy holds its upstream connections. */
+export interface KeptAlive {
+  /** Sends `GET path` on the connection; the answer's status line, or "closed" once the server has closed it. */
+  get(path: string): Promise<string>;
+  /** Resolves when the server (or end()) closes the connection. */
+  readonly closed: Promise<void>;
+  end(): void;
+}
+
+export function keptAlive(url: string): KeptAlive {
+  const { hostname, port } = new URL(url);
+  const socket = connect({ host: hostname, port: Number(port) });
+  let waiting: ((statusLine: string) => void) | null = null;
+  let received: Buffer = Buffer.alloc(0);
+  let isClosed = false;
+  const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+  void closed.then(() => {
+    isClosed = true;
+    waiting?.("closed");
+  });
+  // A write to a socket the server closed fails; the answer is then "closed", not an exception.
+  socket.on("error", () => undefined);
+  socket.on("data", (chunk: Buffer) => {
+    received = Buffer.concat([received, chunk]);
+    const taken = takeAnswer(received, 0);
+    if (!taken || !waiting) return;
+    received = taken.rest;
+    const done = waiting;
+    waiting = null;
+    done(taken.answer.head.slice(0, taken.answer.head.indexOf("\r\n")));
+  });
+  return {
+    get: (path) =>
+      new Promise<string>((resolve) => {
+        if (isClosed) return resolve("closed");
+        waiting = resolve;
+        socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`);
+      }),
+    closed,
+    end: () => socket.destroy(),
+  };
 }

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { loadConfig } from "@/config";
 import type { AppContext } from "@/context";
-import { connectTargets, proxyFor } from "@/webhooks/pinning";
+import { type ConnectTarget, pinnedTargets, proxyFor, targetsForAttempt } from "@/webhooks/pinning";
 import type { FetchFn } from "@/webhooks/send";
 import { checkSendTarget } from "@/webhooks/send-target";
 import type { LookupFn } from "@/webhooks/send-target";
@@ -220,6 +220,11 @@ describe("a receiver named by host name", () => {
     expect(attempts(ctx)[0]?.error).toContain("resolves to private address 10.1.2.3");
   });
 });
+
+/** A delivery's targets as the dispatcher builds them: the receiver's (once per round), rotated for the attempt. */
+function connectTargets(url: URL, addresses: readonly string[] | null, attempt = 1): ConnectTarget[] {
+  return targetsForAttempt(pinnedTargets(url, addresses), attempt);
+}
 
 describe("connectTargets", () => {
   test("starts each attempt at the next address, so one that drops packets costs one attempt", () => {
