@@ -51,6 +51,16 @@ export function parseJsonText(text: string): unknown {
   }
 }
 
+/**
+ * Whether the request came with body bytes. A body of "" is what Elysia leaves for an empty one and
+ * what the app's parser returns for an empty text one, but under a JSON Content-Type it is also the
+ * JSON string `""` a client sent (two bytes): a value the route refuses, not "no body".
+ */
+function sentBytes(request: Request): boolean {
+  const length = request.headers.get("content-length");
+  return length === null ? request.headers.has("transfer-encoding") : length.trim() !== "0";
+}
+
 interface BodyContext {
   request: Request;
   body: unknown;
@@ -70,9 +80,9 @@ export function media() {
       beforeHandle(context: BodyContext) {
         const contentType = context.request.headers.get("content-type");
         const body = context.body;
-        // "" is what the app's parser returns when there was no body at all.
-        const empty = body === UNREAD || body === "" || body === undefined;
-        if (contentType !== null && !isJsonMediaType(contentType)) {
+        const json = contentType !== null && isJsonMediaType(contentType);
+        const empty = body === UNREAD || body === undefined || (body === "" && !(json && sentBytes(context.request)));
+        if (contentType !== null && !json) {
           // A multipart body is never read (UNREAD), so it is never taken for an empty one.
           if (mode === "optional" && (body === "" || body === undefined)) {
             context.body = undefined;

@@ -49,9 +49,10 @@ function plainMessage(issue: z.core.$ZodRawIssue): string | undefined {
   if (issue.code === "invalid_type") {
     const expected = EXPECTED[issue.expected];
     if (atRoot) {
-      // The body (or a bulk row) itself; an empty request body arrives as undefined or "".
+      // The body (or a bulk row) itself; an empty request body arrives as undefined (media.ts), while
+      // "" is the JSON string `""` a client sent.
       const what = issue.expected === "array" ? "a JSON array" : issue.expected === "object" ? "a JSON object" : (expected ?? "a value");
-      return issue.input === undefined || issue.input === "" ? `is empty; send ${what}` : `must be ${what}, not ${received(issue.input)}`;
+      return issue.input === undefined ? `is empty; send ${what}` : `must be ${what}, not ${received(issue.input)}`;
     }
     if (issue.input === undefined) return "is required";
     return expected ? `must be ${expected}, not ${received(issue.input)}` : undefined;

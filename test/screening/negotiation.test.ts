@@ -231,6 +231,7 @@ describe("rescreen takes no body, {} or null", () => {
   test.each([
     ["an array", "[]"],
     ["a string", '"again"'],
+    ["the empty JSON string", '""'],
     ["malformed JSON", "{"],
   ])("%s is 400, not charged", async (_label, body) => {
     const res = await unchangedBy(() => world.post(`/v1/screenings/${existingId}/rescreen`, body));

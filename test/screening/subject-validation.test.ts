@@ -104,6 +104,11 @@ describe("validation wording", () => {
     expect(problem.errors).toEqual([{ field: "", message: "is empty; send a JSON object" }]);
   });
 
+  test("the JSON string \"\" is not taken for an empty body", async () => {
+    const problem = expectProblem(await world.post("/v1/screenings/check", '""'), 400, "VALIDATION_FAILED");
+    expect(problem.errors).toEqual([{ field: "", message: "must be a JSON object, not a string" }]);
+  });
+
   test("an empty bulk body is one error, not two contradictory ones", async () => {
     const problem = expectProblem(await world.post("/v1/screenings/bulk", ""), 400, "VALIDATION_FAILED");
     expect(problem.errors).toEqual([{ field: "", message: "is empty; send a JSON array" }]);

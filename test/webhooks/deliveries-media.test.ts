@@ -150,6 +150,7 @@ describe("redeliver takes no body, {} or null", () => {
   test.each([
     ["an array", "[]", "VALIDATION_FAILED"],
     ["a string", '"again"', "VALIDATION_FAILED"],
+    ["the empty JSON string", '""', "VALIDATION_FAILED"],
     ["a number", "1", "VALIDATION_FAILED"],
     ["malformed JSON", "{", "MALFORMED_JSON"],
   ] as const)("%s is 400; nothing changes", async (_label, body, code) => {

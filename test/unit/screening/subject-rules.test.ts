@@ -103,7 +103,7 @@ describe("validation wording: one message per problem, never repeating the field
   });
 
   test("the body itself: empty, or not an object", () => {
-    expect(issues("", CheckInput)).toEqual([{ field: "", message: "is empty; send a JSON object" }]);
+    expect(issues("", CheckInput)).toEqual([{ field: "", message: "must be a JSON object, not a string" }]);
     expect(issues(undefined, CheckInput)).toEqual([{ field: "", message: "is empty; send a JSON object" }]);
     expect(issues([], CheckInput)).toEqual([{ field: "", message: "must be a JSON object, not an array" }]);
     expect(issues(42, Subject)).toEqual([{ field: "", message: "must be a JSON object, not a number" }]);
@@ -111,7 +111,7 @@ describe("validation wording: one message per problem, never repeating the field
 
   test("a value of the wrong type gets only the type problem, not its checks as well", () => {
     const Rows = z.array(z.unknown()).min(1, "must hold at least one subject");
-    expect(issues("", Rows)).toEqual([{ field: "", message: "is empty; send a JSON array" }]);
+    expect(issues(undefined, Rows)).toEqual([{ field: "", message: "is empty; send a JSON array" }]);
     expect(issues([], Rows)).toEqual([{ field: "", message: "must hold at least one subject" }]);
   });
 
