@@ -22,6 +22,7 @@ const EXPECTED: Readonly<Record<string, string>> = {
 
 function received(input: unknown): string {
   if (input === null) return "null";
+  if (typeof input === "number" && !Number.isInteger(input) && Number.isFinite(input)) return String(input);
   if (Array.isArray(input)) return "an array";
   switch (typeof input) {
     case "string":
@@ -55,10 +56,47 @@ function plainMessage(issue: z.core.$ZodRawIssue): string | undefined {
       return issue.input === undefined ? `is empty; send ${what}` : `must be ${what}, not ${received(issue.input)}`;
     }
     if (issue.input === undefined) return "is required";
+    // A query parameter coerced to a number arrives as NaN when it was not one ("take=abc").
+    if (typeof issue.input === "number" && Number.isNaN(issue.input)) return `must be ${expected ?? "a number"}`;
     return expected ? `must be ${expected}, not ${received(issue.input)}` : undefined;
   }
   if ((issue.code === "invalid_value" || issue.code === "invalid_union") && !atRoot && issue.input === undefined) return "is required";
+  if (issue.code === "too_small") return boundMessage("at least", "more than", issue.origin, issue.minimum, issue.inclusive, issue.exact);
+  if (issue.code === "too_big") return boundMessage("at most", "less than", issue.origin, issue.maximum, issue.inclusive, issue.exact);
+  if (issue.code === "invalid_value") return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
   return undefined;
+}
+
+/**
+ * A range check's message in the field's own terms: "must not be empty", "must be at most 500",
+ * "must be at least 2 characters", "must hold at most 1000 items"; zod's default reads
+ * "Too big: expected number to be <=500". `closed` words an inclusive bound, `open` an exclusive one.
+ */
+function boundMessage(
+  closed: "at least" | "at most",
+  open: "more than" | "less than",
+  origin: string,
+  bound: number | bigint,
+  inclusive: boolean | undefined,
+  exact: boolean | undefined,
+): string | undefined {
+  const n = Number(bound);
+  const words = exact ? "exactly" : inclusive === false ? open : closed;
+  switch (origin) {
+    case "string":
+      if (closed === "at least" && n === 1 && inclusive !== false && !exact) return "must not be empty";
+      return `must be ${words} ${n} character${n === 1 ? "" : "s"}`;
+    case "array":
+    case "set":
+      if (closed === "at least" && n === 1 && inclusive !== false && !exact) return "must not be empty";
+      return `must hold ${words} ${n} item${n === 1 ? "" : "s"}`;
+    case "number":
+    case "int":
+    case "bigint":
+      return `must be ${words} ${n}`;
+    default:
+      return undefined;
+  }
 }
 
 // Process-wide: every schema's default messages read the same, whichever layer (route validation,

@@ -124,6 +124,29 @@ describe("validation wording: one message per problem, never repeating the field
     expect(issues({ plan: "a", n: 1, extra: true }, Shape)).toEqual([{ field: "extra", message: "is not a known field" }]);
   });
 
+  test("range, choice and coerced-number problems read in the field's terms, not zod's defaults", () => {
+    const Shape = z.object({
+      take: z.coerce.number().int().min(1).max(500).optional(),
+      threshold: z.number().min(0.5).max(1).optional(),
+      above: z.number().gt(0).optional(),
+      code: z.string().min(2).max(3).optional(),
+      lists: z.array(z.string()).min(1).max(2).optional(),
+      plan: z.enum(["basic", "pro"]).optional(),
+    });
+    expect(issues({ take: "abc" }, Shape)).toEqual([{ field: "take", message: "must be a number" }]);
+    expect(issues({ take: "0" }, Shape)).toEqual([{ field: "take", message: "must be at least 1" }]);
+    expect(issues({ take: "501" }, Shape)).toEqual([{ field: "take", message: "must be at most 500" }]);
+    expect(issues({ take: "1.5" }, Shape)).toEqual([{ field: "take", message: "must be an integer, not 1.5" }]);
+    expect(issues({ threshold: 5 }, Shape)).toEqual([{ field: "threshold", message: "must be at most 1" }]);
+    expect(issues({ above: 0 }, Shape)).toEqual([{ field: "above", message: "must be more than 0" }]);
+    expect(issues({ code: "x" }, Shape)).toEqual([{ field: "code", message: "must be at least 2 characters" }]);
+    expect(issues({ code: "wxyz" }, Shape)).toEqual([{ field: "code", message: "must be at most 3 characters" }]);
+    expect(issues({ lists: [] }, Shape)).toEqual([{ field: "lists", message: "must not be empty" }]);
+    expect(issues({ lists: ["a", "b", "c"] }, Shape)).toEqual([{ field: "lists", message: "must hold at most 2 items" }]);
+    expect(issues({ plan: "gold" }, Shape)).toEqual([{ field: "plan", message: 'must be one of "basic", "pro"' }]);
+    expect(issues({ fullName: "Jane Roe", nationality: "" })).toEqual([{ field: "nationality", message: "must not be empty" }]);
+  });
+
   test("parseInput's detail reads as one sentence", () => {
     try {
       parseInput(Subject, { aliases: ["!!!"] }, "Screening request");
