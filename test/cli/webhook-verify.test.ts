@@ -115,9 +115,25 @@ describe("the secret need not be on the command line", () => {
     expect(await run(["--secret", secret, ...headers(), "--body-file", bodyFile])).toMatchObject({ code: 0, stdout: "valid\n" });
   });
 
-  test("an empty secret is invalid (missing_secret), not a usage error", async () => {
+  test("an empty or mistyped secret is a usage error naming where it came from, not a verdict on the delivery", async () => {
     const empty = file("empty-secret", "\n");
-    expect(await run(["--secret-file", empty, ...headers(), "--body-file", bodyFile])).toMatchObject({ code: 1, stdout: "invalid: missing_secret\n" });
+    const emptyRun = await run(["--secret-file", empty, ...headers(), "--body-file", bodyFile]);
+    expect(emptyRun).toMatchObject({ code: 2, stdout: "" });
+    expect(emptyRun.stderr).toContain(`The signing secret from --secret-file ${empty} is empty`);
+
+    const labelled = file("labelled-secret", `Webhook signing secret: ${secret}\n`);
+    const labelledRun = await run(["--secret-file", labelled, ...headers(), "--body-file", bodyFile]);
+    expect(labelledRun).toMatchObject({ code: 2, stdout: "" });
+    expect(labelledRun.stderr).toContain("does not start with whsec_");
+    expect(labelledRun.stderr).not.toContain(secret);
+
+    const bare = await run(["--secret", secret.slice("whsec_".length), ...headers(), "--body-file", bodyFile]);
+    expect(bare).toMatchObject({ code: 2, stdout: "" });
+    expect(bare.stderr).toContain("The signing secret from --secret does not start with whsec_");
+
+    const spaced = await run([...headers(), "--body-file", bodyFile], { env: { AML_WEBHOOK_SECRET: `${secret} x` } });
+    expect(spaced).toMatchObject({ code: 2, stdout: "" });
+    expect(spaced.stderr).toContain("from AML_WEBHOOK_SECRET holds characters other than letters and digits after whsec_");
   });
 });
 

@@ -40,12 +40,18 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Writes both blocks into a fresh folder and starts the receiver with `runtime`; resolves once it listens. */
-async function startExample(runtime: string[], name: string): Promise<{ dir: string; url: string; proc: Subprocess }> {
+/** Writes both blocks into a fresh folder; `runtime` then starts receiver.ts there. */
+function writeExample(name: string): string {
   const dir = join(root, name);
   mkdirSync(dir);
   writeFileSync(join(dir, "verify-aml-webhook.ts"), codeBlock("export function verifyAmlWebhook"));
   writeFileSync(join(dir, "receiver.ts"), codeBlock("createServer("));
+  return dir;
+}
+
+/** Writes both blocks into a fresh folder and starts the receiver with `runtime`; resolves once it listens. */
+async function startExample(runtime: string[], name: string): Promise<{ dir: string; url: string; proc: Subprocess }> {
+  const dir = writeExample(name);
   const port = await freePort();
   const proc = Bun.spawn([...runtime, "receiver.ts"], {
     cwd: dir,
@@ -107,5 +113,20 @@ describe.each(runtimes)("the node:http receiver example under %s", (name, runtim
     mkdirSync(log);
     const unstored = await post(url, "delivery-3");
     expect(unstored.status).toBe(503);
+  }, 30_000);
+
+  test.skipIf(!available)("refuses to start without a whsec_ secret, so it never verifies with an empty key", async () => {
+    const dir = writeExample(`${name.replaceAll(" ", "-")}-no-secret`);
+    const port = await freePort();
+    const proc = Bun.spawn([...runtime, "receiver.ts"], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: String(port) },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    running.push(proc);
+    expect(await proc.exited).not.toBe(0);
+    expect(await new Response(proc.stderr as ReadableStream).text()).toContain("AML_WEBHOOK_SECRET");
+    expect(await fetch(`http://127.0.0.1:${port}/hooks/aml`, { method: "POST" }).then((r) => r.status, () => "refused")).toBe("refused");
   }, 30_000);
 });

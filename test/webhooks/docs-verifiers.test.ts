@@ -27,6 +27,9 @@ const cases = [
   { name: "no timestamp", timestamp: "", signature: signWebhook(secret, ts, body), body, now: ts, expected: false },
 ];
 
+/** Keys a forger knows or an operator mistypes, each with a signature made with that very key. */
+const wrongSecrets = ["", secret.slice("whsec_".length)].map((key) => ({ secret: key, timestamp: String(ts), signature: signWebhook(key, ts, body), body, now: ts }));
+
 describe("reference verifiers in docs/webhooks.md", () => {
   test("TypeScript/Node verifier agrees with the appliance's signer", async () => {
     const file = join(dir, "verify.ts");
@@ -37,6 +40,10 @@ describe("reference verifiers in docs/webhooks.md", () => {
     for (const c of cases) {
       expect([c.name, verifyAmlWebhook(secret, c.timestamp, c.signature, Buffer.from(c.body), 300, c.now * 1000)]).toEqual([c.name, c.expected]);
     }
+    // A signature anyone can compute with an empty or mistyped key is never accepted: the verifier refuses the key.
+    for (const wrong of ["", secret.slice("whsec_".length), `Webhook signing secret: ${secret}`]) {
+      expect(() => verifyAmlWebhook(wrong, String(ts), signWebhook(wrong, ts, body), Buffer.from(body), 300, ts * 1000)).toThrow("whsec_");
+    }
   });
 
   test.skipIf(!Bun.which("python3"))("Python verifier agrees with the appliance's signer", async () => {
@@ -44,13 +51,20 @@ describe("reference verifiers in docs/webhooks.md", () => {
     const driver = `
 import json, sys
 cases = json.loads(sys.stdin.read())
-print(json.dumps([verify_aml_webhook(${JSON.stringify(secret)}, c["timestamp"], c["signature"], c["body"].encode("utf-8"), now=c["now"]) for c in cases]))
+results = [verify_aml_webhook(${JSON.stringify(secret)}, c["timestamp"], c["signature"], c["body"].encode("utf-8"), now=c["now"]) for c in cases]
+for wrong in ${JSON.stringify(wrongSecrets)}:
+    try:
+        verify_aml_webhook(wrong["secret"], wrong["timestamp"], wrong["signature"], wrong["body"].encode("utf-8"), now=wrong["now"])
+        results.append("accepted")
+    except ValueError:
+        results.append("refused")
+print(json.dumps(results))
 `;
     writeFileSync(file, codeBlock("python", "def verify_aml_webhook") + driver);
     const proc = Bun.spawn(["python3", file], { stdin: new Blob([JSON.stringify(cases)]), stdout: "pipe", stderr: "pipe" });
     const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     expect(err).toBe("");
     expect(code).toBe(0);
-    expect(JSON.parse(out)).toEqual(cases.map((c) => c.expected));
+    expect(JSON.parse(out)).toEqual([...cases.map((c) => c.expected), ...wrongSecrets.map(() => "refused")]);
   });
 });

@@ -58,5 +58,9 @@ describe("verifyWebhook", () => {
       expect(verifyWebhook({ ...valid, signature: bad })).toEqual({ ok: false, reason: "malformed_signature" });
     }
     expect(verifyWebhook({ ...valid, secret: "" })).toEqual({ ok: false, reason: "missing_secret" });
+    // Even with a signature made with that very key: a key that is not a whsec_ value is refused as such.
+    for (const key of [valid.secret.slice("whsec_".length), `Webhook signing secret: ${valid.secret}`, `${valid.secret}\n`, "whsec_"]) {
+      expect(verifyWebhook({ ...valid, secret: key, signature: signWebhook(key, Number(valid.timestamp), valid.rawBody) })).toEqual({ ok: false, reason: "malformed_secret" });
+    }
   });
 });

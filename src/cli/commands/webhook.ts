@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { type Command, CommanderError } from "commander";
 import { invalidInput } from "@/errors";
-import { DEFAULT_TOLERANCE_SECONDS, verifyWebhook } from "@/webhooks/verify";
+import { DEFAULT_TOLERANCE_SECONDS, SECRET_RE, verifyWebhook } from "@/webhooks/verify";
 import { globalOptions } from "../context";
 import { printJson } from "../output";
 
@@ -80,12 +80,24 @@ function verifyBytes(input: { secret: string; timestamp: string; signature: stri
 
 function readSecret(options: VerifyOptions): string {
   if (options.secret !== undefined && options.secretFile !== undefined) throw invalidInput("Give --secret or --secret-file, not both.");
+  let secret: string | undefined;
+  let from: string;
   if (options.secretFile !== undefined) {
     // A secret never holds whitespace; a file written by echo or an editor ends with a newline.
-    return readInput(options.secretFile, "--secret-file").toString("utf8").trim();
+    secret = readInput(options.secretFile, "--secret-file").toString("utf8").trim();
+    from = `--secret-file ${options.secretFile}`;
+  } else {
+    secret = options.secret ?? process.env[SECRET_ENV];
+    from = options.secret !== undefined ? "--secret" : SECRET_ENV;
   }
-  const secret = options.secret ?? process.env[SECRET_ENV];
   if (secret === undefined) throw invalidInput(`Give the signing secret with --secret-file <file>, the ${SECRET_ENV} environment variable, or --secret.`);
+  // An operator's mistake, not a verdict on the delivery: a usage error (exit 2), never "invalid".
+  // The value itself is not echoed: it may be most of a real secret.
+  if (secret === "") throw invalidInput(`The signing secret from ${from} is empty; give the tenant's whsec_ secret.`);
+  if (!SECRET_RE.test(secret)) {
+    const why = secret.startsWith("whsec_") ? "holds characters other than letters and digits after whsec_" : "does not start with whsec_";
+    throw invalidInput(`The signing secret from ${from} ${why}; give the tenant's whsec_ secret exactly as it was shown.`);
+  }
   return secret;
 }
 
