@@ -33,3 +33,33 @@ export function methodNotAllowed(table: RouteTable, request: Request): ServiceEr
     headers: { allow },
   });
 }
+
+/**
+ * Endpoints of the service's contract that this version does not serve yet, by the feature that
+ * brings them. A client following the contract gets a 404 that says so, instead of a bare "no route"
+ * or, where a path happens to fit another route (POST /v1/screenings/batch fits GET
+ * /v1/screenings/{id}), a 405 whose Allow header points at the wrong operation.
+ */
+const NOT_IN_THIS_VERSION: ReadonlyArray<{ methods: readonly string[]; pattern: RegExp; feature: string; instead?: string }> = [
+  {
+    methods: ["GET", "POST"],
+    pattern: /^\/v1\/screenings\/batch(\/[^/]+(\/(results|report))?)?\/?$/,
+    feature: "asynchronous batch jobs",
+    instead: "POST /v1/screenings/bulk screens up to 1,000 subjects in one request",
+  },
+  { methods: ["GET", "POST"], pattern: /^\/v1\/cases(\/export|\/[^/]+(\/(regulator-pack|review))?)?\/?$/, feature: "case management" },
+  { methods: ["GET", "PUT"], pattern: /^\/v1\/(branding|tenants\/[^/]+\/branding)\/?$/, feature: "tenant branding" },
+  { methods: ["GET"], pattern: /^\/docs\/reference(\/.*)?$/, feature: "the reference pages", instead: "the API explorer is at /swagger-ui and the OpenAPI document at /openapi.json" },
+];
+
+/** A 404 naming the feature when the request is for a contract endpoint this version does not serve; else null. */
+export function notInThisVersion(request: Request): ServiceError | null {
+  const path = new URL(request.url).pathname;
+  const method = request.method.toUpperCase();
+  const later = NOT_IN_THIS_VERSION.find((e) => e.methods.includes(method === "HEAD" ? "GET" : method) && e.pattern.test(path));
+  if (!later) return null;
+  return new ServiceError(
+    "ROUTE_NOT_FOUND",
+    `${method} ${path} belongs to ${later.feature}, which this version of the appliance does not provide${later.instead ? `; ${later.instead}` : ""}.`,
+  );
+}

@@ -111,6 +111,21 @@ describe("problem+json on every error", () => {
     expect(body.detail).toContain("/v1/nothing/here");
   });
 
+  test.each([
+    ["POST", "/v1/screenings/batch", "asynchronous batch jobs", "POST /v1/screenings/bulk"],
+    ["GET", "/v1/screenings/batch/0190e9b4-6c1e-7d2a-9a51-3f0c8e2b1a77/results", "asynchronous batch jobs", "POST /v1/screenings/bulk"],
+    ["GET", "/v1/cases", "case management", null],
+    ["POST", "/v1/cases/0190e9b4-6c1e-7d2a-9a51-3f0c8e2b1a77/review", "case management", null],
+    ["GET", "/v1/branding", "tenant branding", null],
+    ["GET", "/docs/reference/screening", "the reference pages", "/swagger-ui"],
+  ])("a contract endpoint this version does not serve: %s %s is 404 naming the feature, not 405", async (method, path, feature, instead) => {
+    const res = await call(server.url, path, { method, key, ...(method === "POST" ? { headers: { "content-type": "application/json" }, body: "[]" } : {}) });
+    const body = expectProblem(res, 404, "ROUTE_NOT_FOUND", path);
+    expect(res.headers.get("allow")).toBeNull();
+    expect(body.detail).toContain(`belongs to ${feature}, which this version of the appliance does not provide`);
+    if (instead) expect(body.detail).toContain(instead);
+  });
+
   test("405 on POST /v1/usage lists the allowed methods in Allow", async () => {
     const res = await call(server.url, "/v1/usage", { method: "POST", key });
     expectProblem(res, 405, "METHOD_NOT_ALLOWED", "/v1/usage");
