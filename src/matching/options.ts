@@ -44,7 +44,7 @@ const fields = {
   threshold: z.number().min(0.5).max(1).describe("Minimum match score (0.5–1) for a listed entity to be reported. Default 0.82."),
   exactMatch: z.boolean().describe("Only report names equal to the subject's after normalisation (case, accents, script, punctuation, token order, titles and legal forms). Default false."),
   adverseMedia: z.boolean().nullable().describe("Run the adverse-media check. null = follow coveragePreset (on for \"full\"). Default null."),
-  monitor: z.boolean().describe("Enrol the subject in ongoing monitoring after the screen. Default false."),
+  monitor: z.boolean().describe("Ask for the subject to be monitored after the screen. This version records the flag on the screening but has no ongoing monitoring yet: nobody is enrolled or re-screened. Default false."),
   lists: z.array(sourceList).min(1).nullable().describe("Watchlists to screen against (OFAC, EU, UK, UN, WIKIDATA). null = the lists of coveragePreset. Default null."),
   pepTiers: z.array(pepTier).describe("PEP tiers that may produce a match (Domestic, Foreign, InternationalOrganization, FamilyOrAssociate); sanctions matches are never filtered by tier. Default all four."),
   coveragePreset: z.enum(COVERAGE_PRESETS).describe("Named coverage: sanctions = OFAC, EU, UK, UN; sanctions_pep = + WIKIDATA PEPs; full = + adverse media. Default sanctions_pep."),
