@@ -9,9 +9,14 @@
  *   1. CLOSED loop for BENCH_SECONDS (30): saturation, giving the capacity (requests/s);
  *   2. OPEN loop (wrk2-style, see bench/lib/load-gen.ts) at a fixed 200 requests/s, then at 50% and
  *      75% of the measured capacity, BENCH_OPEN_SECONDS (20) each;
- *   3. bulk: 1,000 rows in one request, timed end to end.
+ *   3. the BASELINE at the judged rate: the same generator against bench/lib/baseline-server.ts, a
+ *      server in its own process that only spends the appliance's closed-loop CPU per request on its
+ *      one thread and answers as many bytes (BENCH_NO_BASELINE=1 leaves it out);
+ *   4. bulk: 1,000 rows in one request, timed end to end.
  * The latency targets are judged on the open-loop phase at 75% of capacity; see docs/benchmarks.md
- * for why the closed-loop latency cannot be the measure. Prints numbers; it asserts nothing.
+ * for why the closed-loop latency cannot be the measure. The baseline is not judged: its tail is what
+ * this machine and generator allow any single-threaded server of the same cost at that rate, in the
+ * same run, so the appliance's tail reads as a ratio to it. Prints numbers; it asserts nothing.
  *
  *   bun run bench/http-screening.ts            (BENCH_SECONDS=5 BENCH_OPEN_SECONDS=5 for a quick run;
  *                                               BENCH_RATES=400,800 adds open-loop phases at fixed rates)
@@ -26,12 +31,14 @@ import { loadConfig } from "../src/config";
 import { closedLoop, openLoop, type PhaseResult } from "./lib/load-gen";
 import { measuredPhase, type PhaseCpu } from "./lib/process-cpu";
 import {
+  baselineSender,
   benchNames,
   clientPlan,
   outboxCounts,
   prepareBenchFolder,
   runClientProcess,
   screenSender,
+  startBaselineServer,
   startReceiver,
   startServerProcess,
 } from "./lib/screening-server";
@@ -42,6 +49,11 @@ const FIXED_RATE = 200;
 /** Open-loop rates as fractions of the closed-loop capacity; the last one is the phase the targets are judged on. */
 const CAPACITY_FRACTIONS = [0.5, 0.75];
 const JUDGED_FRACTION = 0.75;
+
+/** The judged phase's offered rate for a closed-loop capacity, as the client and the report both compute it. */
+function judgedRateOf(capacity: number): number {
+  return Math.max(1, Math.round(JUDGED_FRACTION * capacity));
+}
 
 interface ClientPlan {
   url: string;
@@ -54,14 +66,24 @@ interface ClientPlan {
   /** BENCH_RATES: extra open-loop phases at these fixed rates (requests/s), after the standard ones. */
   extraRates: number[];
   clients: number;
+  /** The baseline server (null: BENCH_NO_BASELINE), whose CPU its phase reads from /proc. */
+  baseline: { url: string; pid: number } | null;
 }
 
 /** A phase with what it cost the server's CPU (null where /proc cannot be read). */
 type MeasuredPhase = PhaseResult & { serverCpu: PhaseCpu | null };
 
+/** The baseline's phase, with what it was asked to cost: the appliance's closed-loop ms/req and mean answer size. */
+export interface BaselineReport {
+  cpuMs: number;
+  bytes: number;
+  phase: MeasuredPhase;
+}
+
 interface ClientReport {
   capacity: number;
   phases: MeasuredPhase[];
+  baseline: BaselineReport | null;
   bulkMs: number;
   bulkScreened: number;
   bulkErrors: number;
@@ -80,7 +102,12 @@ export interface HttpBenchResult extends ClientReport {
 /** The client process: every phase in order, the open-loop rates derived from the closed-loop capacity. */
 async function runClients(plan: ClientPlan): Promise<ClientReport> {
   const headers = { "content-type": "application/json", "x-api-key": plan.key };
-  const send = screenSender(plan.url, plan.key, plan.names);
+  let answered = 0;
+  let answerBytes = 0;
+  const send = screenSender(plan.url, plan.key, plan.names, (bytes) => {
+    answered++;
+    answerBytes += bytes;
+  });
   const pause = () => Bun.sleep(1_000); // lets the webhook backlog of a phase drain before the next one starts
 
   const measured = (run: () => Promise<PhaseResult>): Promise<MeasuredPhase> => measuredPhase(plan.serverPid, run);
@@ -93,11 +120,27 @@ async function runClients(plan: ClientPlan): Promise<ClientReport> {
   const rates = [
     { label: `open loop, fixed ${FIXED_RATE}/s`, rate: FIXED_RATE },
     ...CAPACITY_FRACTIONS.map((f) => ({ label: `open loop, ${Math.round(f * 100)}% of capacity`, rate: Math.max(1, Math.round(f * capacity)) })),
-    ...plan.extraRates.map((rate) => ({ label: `open loop, fixed ${rate}/s`, rate })),
   ];
   for (const { label, rate } of rates) {
     await pause();
     phases.push(await measured(() => openLoop(label, send, plan.clients, rate, plan.openSeconds)));
+  }
+
+  // Right after the judged phase, so that both run in the machine's conditions of the same minute.
+  let baseline: BaselineReport | null = null;
+  const cpuMs = closed.serverCpu?.mainThreadMsPerRequest;
+  if (plan.baseline && cpuMs !== undefined && answered > 0) {
+    const { url, pid } = plan.baseline;
+    const bytes = answerBytes / answered;
+    const rate = judgedRateOf(capacity);
+    await pause();
+    const phase = await measuredPhase(pid, () => openLoop("baseline at the judged rate", baselineSender(url, cpuMs, bytes), plan.clients, rate, plan.openSeconds));
+    baseline = { cpuMs, bytes, phase };
+  }
+
+  for (const rate of plan.extraRates) {
+    await pause();
+    phases.push(await measured(() => openLoop(`open loop, fixed ${rate}/s`, send, plan.clients, rate, plan.openSeconds)));
   }
 
   await pause();
@@ -109,6 +152,7 @@ async function runClients(plan: ClientPlan): Promise<ClientReport> {
   return {
     capacity,
     phases,
+    baseline,
     bulkMs,
     bulkScreened: body.summary?.screened ?? 0,
     bulkErrors: res.status === 200 ? (body.summary?.failed ?? 0) : 1000,
@@ -124,14 +168,17 @@ export async function runHttpScreeningBench(options: { seconds?: number; openSec
     .map(Number)
     .filter((rate) => Number.isFinite(rate) && rate > 0);
   const hook = !process.env.BENCH_NO_HOOK;
+  const withBaseline = !process.env.BENCH_NO_BASELINE;
   const before = loadavg();
   const dataDir = mkdtempSync(join(tmpdir(), "aml-bench-http-"));
   const receiver = hook ? await startReceiver() : null;
+  const baselineServer = withBaseline ? await startBaselineServer() : null;
   try {
     const { apiKey, persons, entities, loadMs } = await prepareBenchFolder(dataDir, receiver ? `http://127.0.0.1:${receiver.port}/hook` : null);
     const server = await startServerProcess(dataDir);
     try {
-      const plan: ClientPlan = { url: server.url, serverPid: server.pid, key: apiKey, names: benchNames(persons), seconds, openSeconds, clients, extraRates };
+      const baseline = baselineServer ? { url: `http://127.0.0.1:${baselineServer.port}/`, pid: baselineServer.pid } : null;
+      const plan: ClientPlan = { url: server.url, serverPid: server.pid, key: apiKey, names: benchNames(persons), seconds, openSeconds, clients, extraRates, baseline };
       const report = await runClientProcess<ClientReport>(import.meta.path, join(dataDir, "plan.json"), plan);
       await Bun.sleep(hook ? 2_000 : 0); // the bulk's 1,000 events
       return {
@@ -148,6 +195,7 @@ export async function runHttpScreeningBench(options: { seconds?: number; openSec
     }
   } finally {
     receiver?.stop();
+    baselineServer?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -180,7 +228,7 @@ export function printHttpScreeningBench(r: HttpBenchResult): void {
         : cpuColumns.map(() => "-"),
     );
   // The judged phase's offered rate, exactly as runClients computed it from the same capacity.
-  const judgedRate = Math.max(1, Math.round(JUDGED_FRACTION * r.capacity));
+  const judgedRate = judgedRateOf(r.capacity);
   console.log(`HTTP screening bench — ${r.entities.toLocaleString("en")} real entities (lists imported in ${(r.loadMs / 1000).toFixed(1)} s)`);
   console.log(`  load average before ${load(r.loadAverage.before)}, after ${load(r.loadAverage.after)} (the bench itself keeps about 2 busy)`);
   console.log(`  single screens from ${r.clients} concurrent connections in a separate process; webhook receiver ${r.webhooks.enabled ? "in a third process" : "off (BENCH_NO_HOOK)"}`);
@@ -188,13 +236,14 @@ export function printHttpScreeningBench(r: HttpBenchResult): void {
   console.log(
     `  ${"phase".padEnd(34)} ${"offered".padStart(9)} ${"req/s".padStart(7)} ${"p50".padStart(10)} ${"p90".padStart(10)} ${"p99".padStart(10)} ${"max".padStart(10)} ${"errors".padStart(7)} ${cpuCells(cpuColumns.map(([heading]) => heading))}`,
   );
-  for (const p of r.phases) {
+  const row = (p: MeasuredPhase, label: string) => {
     const offered = p.targetRate === null ? "max" : `${p.targetRate}/s`;
-    const judged = p.targetRate === judgedRate;
     console.log(
-      `  ${(judged ? `${p.label} *` : p.label).padEnd(34)} ${offered.padStart(9)} ${p.throughput.toFixed(0).padStart(7)} ${ms(p.p50)} ${ms(p.p90)} ${ms(p.p99)} ${ms(p.max)} ${String(p.errors).padStart(7)} ${cpu(p.serverCpu)}`,
+      `  ${label.padEnd(34)} ${offered.padStart(9)} ${p.throughput.toFixed(0).padStart(7)} ${ms(p.p50)} ${ms(p.p90)} ${ms(p.p99)} ${ms(p.max)} ${String(p.errors).padStart(7)} ${cpu(p.serverCpu)}`,
     );
-  }
+  };
+  for (const p of r.phases) row(p, p.targetRate === judgedRate && p.model === "open" ? `${p.label} *` : p.label);
+  if (r.baseline) row(r.baseline.phase, "baseline at the judged rate †");
   console.log("");
   console.log(`  capacity (closed loop): ${r.capacity.toFixed(0)} requests/s. Closed-loop latency is ${r.clients} / throughput by Little's law`);
   console.log(`  (${((r.clients / r.capacity) * 1000).toFixed(1)} ms here), a property of the generator, so the targets are not judged on it.`);
@@ -213,7 +262,17 @@ export function printHttpScreeningBench(r: HttpBenchResult): void {
     console.log(`    p99 ${ms(judged.p99).trim()}  (target < ${TARGETS.p99Ms} ms: ${verdict(judged.p99 < TARGETS.p99Ms)})`);
     console.log(`    errors ${judged.errors}  (target 0: ${verdict(judged.errors === 0)})`);
   }
-  const lags = r.phases.flatMap((p) => (p.timerLagP99 === null ? [] : [p.timerLagP99]));
+  if (r.baseline && judged) {
+    const b = r.baseline;
+    console.log(`  † baseline, not judged: bench/lib/baseline-server.ts in its own process, under the same generator at the judged`);
+    console.log(`    rate right after it, spending only the appliance's closed-loop CPU per request (${b.cpuMs.toFixed(3)} ms) on one thread and`);
+    console.log(`    answering as many bytes (${Math.round(b.bytes)}); it stores, matches and delivers nothing. Its tail is what this machine and`);
+    console.log(`    generator allowed any single-threaded server of that cost at that rate in this run.`);
+    const ratio = (ours: number, base: number) => (base > 0 ? `${(ours / base).toFixed(1)}×` : "-");
+    console.log(`    baseline p50 ${ms(b.phase.p50).trim()}, p99 ${ms(b.phase.p99).trim()} (${verdict(b.phase.p99 < TARGETS.p99Ms).replace("target", "the p99 target")});`);
+    console.log(`    the appliance / baseline: p50 ${ratio(judged.p50, b.phase.p50)}, p99 ${ratio(judged.p99, b.phase.p99)}`);
+  }
+  const lags = [...r.phases, ...(r.baseline ? [r.baseline.phase] : [])].flatMap((p) => (p.timerLagP99 === null ? [] : [p.timerLagP99]));
   if (lags.length > 0) console.log(`  generator timer lag p99 (open loop, worst phase): ${ms(Math.max(...lags)).trim()}`);
   console.log(
     `  bulk 1,000 rows: ${ms(r.bulkMs).trim()}  (target < ${TARGETS.bulkMs} ms: ${verdict(r.bulkMs < TARGETS.bulkMs)})  screened ${r.bulkScreened}  errors ${r.bulkErrors}`,

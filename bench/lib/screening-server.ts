@@ -81,14 +81,15 @@ export function benchNames(listed: readonly string[]): string[] {
 }
 
 /** One single screen per call, the names in turn; true on 200, else what came back (Send). */
-export function screenSender(url: string, apiKey: string, names: readonly string[]): Send {
+export function screenSender(url: string, apiKey: string, names: readonly string[], onAnswer?: (bytes: number) => void): Send {
   const headers = { "content-type": "application/json", "x-api-key": apiKey };
   let next = 0;
   return async () => {
     const fullName = names[next++ % names.length] ?? "Jane Roe";
     const res = await fetch(`${url}/v1/screenings/check`, { method: "POST", headers, body: JSON.stringify({ fullName }) });
     if (res.status === 200) {
-      await res.arrayBuffer();
+      const body = await res.arrayBuffer();
+      onAnswer?.(body.byteLength);
       return true;
     }
     // A problem body names what went wrong; its title and detail tell one error from another.
@@ -113,13 +114,34 @@ async function readUntil(reader: { read(): Promise<{ done: boolean; value?: Uint
   }
 }
 
-/** The webhook receiver (bench/lib/webhook-receiver.ts) in a process of its own, as a receiver on another machine would be. */
-export async function startReceiver(): Promise<{ port: number; stop: () => void }> {
-  const child = Bun.spawn([process.execPath, "run", join(import.meta.dir, "webhook-receiver.ts")], { stdout: "pipe", stderr: "inherit" });
+/** A helper server of the benches in a process of its own: a script under bench/lib that prints its port. */
+async function startHelperProcess(script: string, what: string): Promise<{ port: number; pid: number; stop: () => void }> {
+  const child = Bun.spawn([process.execPath, "run", join(import.meta.dir, script)], { stdout: "pipe", stderr: "inherit" });
   const reader = child.stdout.getReader();
-  const port = Number(await readUntil(reader, /^(\d+)\n/, "webhook receiver"));
+  const port = Number(await readUntil(reader, /^(\d+)\n/, what));
   reader.releaseLock();
-  return { port, stop: () => child.kill() };
+  return { port, pid: child.pid, stop: () => child.kill() };
+}
+
+/** The webhook receiver (bench/lib/webhook-receiver.ts) in a process of its own, as a receiver on another machine would be. */
+export function startReceiver(): Promise<{ port: number; stop: () => void }> {
+  return startHelperProcess("webhook-receiver.ts", "webhook receiver");
+}
+
+/** The HTTP bench's baseline server (bench/lib/baseline-server.ts) in a process of its own, as the appliance runs. */
+export function startBaselineServer(): Promise<{ port: number; pid: number; stop: () => void }> {
+  return startHelperProcess("baseline-server.ts", "baseline server");
+}
+
+/** Sends to the baseline server: a body like a screen's, asking for `cpuMs` of its thread and a `bytes`-long answer. */
+export function baselineSender(url: string, cpuMs: number, bytes: number): Send {
+  const headers = { "content-type": "application/json", "x-baseline-cpu-ms": cpuMs.toFixed(4), "x-baseline-bytes": String(Math.round(bytes)) };
+  const body = JSON.stringify({ fullName: "Jane Roe" });
+  return async () => {
+    const res = await fetch(url, { method: "POST", headers, body });
+    await res.arrayBuffer();
+    return res.status === 200 ? true : `HTTP ${res.status}`;
+  };
 }
 
 export interface ServerProcess {

@@ -1,0 +1,36 @@
+/**
+ * The HTTP bench's baseline: the least a single-threaded server can do for a screen. In a process
+ * of its own, like the appliance, it reads each request's body, keeps its one JavaScript thread busy
+ * for the CPU time the request asks for (`x-baseline-cpu-ms`: the appliance's own main-thread cost
+ * per request in the closed loop) and answers a fixed JSON body of `x-baseline-bytes` bytes (the
+ * size of the appliance's answer). It stores, matches and delivers nothing, and has no collector
+ * work to speak of, so its tail at a given rate is what this machine, this generator and the cost
+ * alone allow. Prints its port.
+ */
+const bodies = new Map<number, string>();
+function answer(bytes: number): string {
+  let body = bodies.get(bytes);
+  if (body === undefined) {
+    const envelope = '{"pad":""}';
+    body = `{"pad":"${"x".repeat(Math.max(0, bytes - envelope.length))}"}`;
+    bodies.set(bytes, body);
+  }
+  return body;
+}
+
+const server = Bun.serve({
+  hostname: "127.0.0.1",
+  port: 0,
+  idleTimeout: 75, // as the appliance's keepAliveTimeoutSeconds: the generator's pooled connections stay open
+  async fetch(request) {
+    await request.text();
+    const cpuMs = Math.min(50, Math.max(0, Number(request.headers.get("x-baseline-cpu-ms") ?? 0) || 0));
+    const bytes = Math.min(1 << 20, Math.max(0, Number(request.headers.get("x-baseline-bytes") ?? 0) || 0));
+    const until = performance.now() + cpuMs;
+    while (performance.now() < until) {
+      // The work a screen would do, as CPU time on this thread.
+    }
+    return new Response(answer(bytes), { headers: { "content-type": "application/json" } });
+  },
+});
+process.stdout.write(`${server.port}\n`);
