@@ -58,7 +58,7 @@ export function parseJsonText(text: string): unknown {
  */
 function sentBytes(request: Request): boolean {
   const length = request.headers.get("content-length");
-  return length === null ? request.headers.has("transfer-encoding") : length.trim() !== "0";
+  return length === null ? request.headers.has("transfer-encoding") : Number(length.trim()) !== 0;
 }
 
 interface BodyContext {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type CallOptions, call, type Exchange, expectProblem, json } from "../helpers/api";
 import { startScreeningWorld, type ScreeningWorld } from "./world";
+import { headersOnly } from "../helpers/raw-http";
 
 /**
  * Media types and strict input on the screening routes: the response type and the request body type
@@ -254,6 +255,21 @@ describe("rescreen takes no body, {} or null", () => {
     });
     expect(res.status).toBe(200);
     expect(json<{ rescreenOf: string }>(res).rescreenOf).toBe(existingId);
+    expect(world.usedThisMonth()).toBe(before + 1);
+  });
+
+  test("an empty JSON body declared as Content-Length: 00 screens again, as 0 does", async () => {
+    const before = world.usedThisMonth();
+    const head = [
+      `POST /v1/screenings/${existingId}/rescreen HTTP/1.1`,
+      "Host: 127.0.0.1",
+      `X-Api-Key: ${world.key}`,
+      "Content-Type: application/json",
+      "Content-Length: 00",
+    ];
+    const answer = await headersOnly(Number(new URL(world.url).port), head, "");
+    expect(answer.status).toBe(200);
+    expect((JSON.parse(answer.body) as { rescreenOf: string }).rescreenOf).toBe(existingId);
     expect(world.usedThisMonth()).toBe(before + 1);
   });
 });
