@@ -115,12 +115,17 @@ describe.each(runtimes)("the node:http receiver example under %s", (name, runtim
     expect(unstored.status).toBe(503);
   }, 30_000);
 
-  test.skipIf(!available)("refuses to start without a whsec_ secret, so it never verifies with an empty key", async () => {
-    const dir = writeExample(`${name.replaceAll(" ", "-")}-no-secret`);
+  test.skipIf(!available).each([
+    ["unset", undefined],
+    ["empty", ""],
+    ["a bare prefix", "whsec_"],
+    ["not base62", "whsec_abc-def"],
+  ])("refuses to start when the secret is %s, so it never verifies with a key that is not a whsec_ value", async (label, value) => {
+    const dir = writeExample(`${name.replaceAll(" ", "-")}-secret-${label.replaceAll(" ", "-")}`);
     const port = await freePort();
     const proc = Bun.spawn([...runtime, "receiver.ts"], {
       cwd: dir,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: String(port) },
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: String(port), ...(value === undefined ? {} : { AML_WEBHOOK_SECRET: value }) },
       stdout: "pipe",
       stderr: "pipe",
     });
