@@ -50,10 +50,6 @@ const FIXED_RATE = 200;
 const CAPACITY_FRACTIONS = [0.5, 0.75];
 const JUDGED_FRACTION = 0.75;
 
-/** The judged phase's offered rate for a closed-loop capacity, as the client and the report both compute it. */
-function judgedRateOf(capacity: number): number {
-  return Math.max(1, Math.round(JUDGED_FRACTION * capacity));
-}
 
 interface ClientPlan {
   url: string;
@@ -83,6 +79,8 @@ export interface BaselineReport {
 interface ClientReport {
   capacity: number;
   phases: MeasuredPhase[];
+  /** Index in `phases` of the phase the targets are judged on (the open loop at JUDGED_FRACTION). */
+  judgedIndex: number;
   baseline: BaselineReport | null;
   bulkMs: number;
   bulkScreened: number;
@@ -125,14 +123,17 @@ async function runClients(plan: ClientPlan): Promise<ClientReport> {
     await pause();
     phases.push(await measured(() => openLoop(label, send, plan.clients, rate, plan.openSeconds)));
   }
+  // CAPACITY_FRACTIONS ends with the judged fraction, so the judged phase is the last one so far.
+  const judgedIndex = phases.length - 1;
 
   // Right after the judged phase, so that both run in the machine's conditions of the same minute.
   let baseline: BaselineReport | null = null;
+  // No baseline without the closed loop's cost (no /proc to read it from, or no request completed).
   const cpuMs = closed.serverCpu?.mainThreadMsPerRequest;
-  if (plan.baseline && cpuMs !== undefined && answered > 0) {
+  if (plan.baseline && cpuMs !== undefined && Number.isFinite(cpuMs) && answered > 0) {
     const { url, pid } = plan.baseline;
     const bytes = answerBytes / answered;
-    const rate = judgedRateOf(capacity);
+    const rate = phases[judgedIndex]?.targetRate ?? Math.max(1, Math.round(JUDGED_FRACTION * capacity));
     await pause();
     const phase = await measuredPhase(pid, () => openLoop("baseline at the judged rate", baselineSender(url, cpuMs, bytes), plan.clients, rate, plan.openSeconds));
     baseline = { cpuMs, bytes, phase };
@@ -152,6 +153,7 @@ async function runClients(plan: ClientPlan): Promise<ClientReport> {
   return {
     capacity,
     phases,
+    judgedIndex,
     baseline,
     bulkMs,
     bulkScreened: body.summary?.screened ?? 0,
@@ -227,8 +229,6 @@ export function printHttpScreeningBench(r: HttpBenchResult): void {
           ]
         : cpuColumns.map(() => "-"),
     );
-  // The judged phase's offered rate, exactly as runClients computed it from the same capacity.
-  const judgedRate = judgedRateOf(r.capacity);
   console.log(`HTTP screening bench — ${r.entities.toLocaleString("en")} real entities (lists imported in ${(r.loadMs / 1000).toFixed(1)} s)`);
   console.log(`  load average before ${load(r.loadAverage.before)}, after ${load(r.loadAverage.after)} (the bench itself keeps about 2 busy)`);
   console.log(`  single screens from ${r.clients} concurrent connections in a separate process; webhook receiver ${r.webhooks.enabled ? "in a third process" : "off (BENCH_NO_HOOK)"}`);
@@ -242,7 +242,7 @@ export function printHttpScreeningBench(r: HttpBenchResult): void {
       `  ${label.padEnd(34)} ${offered.padStart(9)} ${p.throughput.toFixed(0).padStart(7)} ${ms(p.p50)} ${ms(p.p90)} ${ms(p.p99)} ${ms(p.max)} ${String(p.errors).padStart(7)} ${cpu(p.serverCpu)}`,
     );
   };
-  for (const p of r.phases) row(p, p.targetRate === judgedRate && p.model === "open" ? `${p.label} *` : p.label);
+  for (const [i, p] of r.phases.entries()) row(p, i === r.judgedIndex ? `${p.label} *` : p.label);
   if (r.baseline) row(r.baseline.phase, "baseline at the judged rate †");
   console.log("");
   console.log(`  capacity (closed loop): ${r.capacity.toFixed(0)} requests/s. Closed-loop latency is ${r.clients} / throughput by Little's law`);
@@ -255,7 +255,7 @@ export function printHttpScreeningBench(r: HttpBenchResult): void {
   console.log("  was running, from this machine's view, did not run.");
   console.log(`  The server polls for ${r.idlePollMs} ms after each request arrives before sleeping (AML_IDLE_POLL_MS), so at open-loop`);
   console.log("  rates 'main busy' and 'ms/req' include that polling, not only work; AML_IDLE_POLL_MS=0 shows the work alone.");
-  const judged = r.phases.find((p) => p.targetRate === judgedRate);
+  const judged = r.phases[r.judgedIndex];
   if (judged) {
     console.log(`  targets judged on * (open loop at ${Math.round(JUDGED_FRACTION * 100)}% of capacity, ${judged.targetRate}/s, latency timed from each request's due time):`);
     console.log(`    p50 ${ms(judged.p50).trim()}  (target < ${TARGETS.p50Ms} ms: ${verdict(judged.p50 < TARGETS.p50Ms)})`);
@@ -265,7 +265,7 @@ export function printHttpScreeningBench(r: HttpBenchResult): void {
   if (r.baseline && judged) {
     const b = r.baseline;
     console.log(`  † baseline, not judged: bench/lib/baseline-server.ts in its own process, under the same generator at the judged`);
-    console.log(`    rate right after it, spending only the appliance's closed-loop CPU per request (${b.cpuMs.toFixed(3)} ms) on one thread and`);
+    console.log(`    rate right after it, keeping one thread busy for the appliance's closed-loop CPU per request (${b.cpuMs.toFixed(3)} ms) and`);
     console.log(`    answering as many bytes (${Math.round(b.bytes)}); it stores, matches and delivers nothing. Its tail is what this machine and`);
     console.log(`    generator allowed any single-threaded server of that cost at that rate in this run.`);
     const ratio = (ours: number, base: number) => (base > 0 ? `${(ours / base).toFixed(1)}×` : "-");

@@ -1,9 +1,15 @@
 /**
  * The HTTP bench's baseline: the least a single-threaded server can do for a screen. In a process
  * of its own, like the appliance, it reads each request's body, keeps its one JavaScript thread busy
- * for the CPU time the request asks for (`x-baseline-cpu-ms`: the appliance's own main-thread cost
- * per request in the closed loop) and answers a fixed JSON body of `x-baseline-bytes` bytes (the
- * size of the appliance's answer). It stores, matches and delivers nothing, and has no collector
+ * for the time the request asks for (`x-baseline-cpu-ms`, at most 50: the appliance's own
+ * main-thread CPU per request in the closed loop) and answers a fixed JSON body of
+ * `x-baseline-bytes` bytes (at most 1 MiB: the size of the appliance's answer).
+ *
+ * The busy loop runs on the wall clock: Linux counts a thread's CPU time in scheduler ticks
+ * (process.threadCpuUsage() advanced in 4-10 ms steps, and a spin on it cost 3.6 ms a request), so
+ * there is no finer CPU clock to spin on. Time the thread spends preempted or stolen inside the loop
+ * therefore counts as work done: in a contended minute the baseline does less than the appliance's
+ * cost and is flattered. Its misses are the machine's all the more. It stores, matches and delivers nothing, and has no collector
  * work to speak of, so its tail at a given rate is what this machine, this generator and the cost
  * alone allow. Prints its port.
  */

@@ -63,7 +63,8 @@ function plainMessage(issue: z.core.$ZodRawIssue): string | undefined {
   if ((issue.code === "invalid_value" || issue.code === "invalid_union") && !atRoot && issue.input === undefined) return "is required";
   if (issue.code === "too_small") return boundMessage("at least", "more than", issue.origin, issue.minimum, issue.inclusive, issue.exact);
   if (issue.code === "too_big") return boundMessage("at most", "less than", issue.origin, issue.maximum, issue.inclusive, issue.exact);
-  if (issue.code === "invalid_value") return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+  // Unquoted, as the app's own messages list choices ("must be one of OFAC, EU, UK, UN, WIKIDATA").
+  if (issue.code === "invalid_value") return `must be one of ${issue.values.map((v) => (typeof v === "string" ? v : JSON.stringify(v))).join(", ")}`;
   return undefined;
 }
 

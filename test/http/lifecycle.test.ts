@@ -30,7 +30,9 @@ test("after stop() the process exits at once, not after the 15 s shutdown grace"
 const MAIN_THREAD_SCHEDSTAT = `/proc/self/task/${process.pid}/schedstat`;
 function mainThreadCpuMs(): number | null {
   try {
-    return Number(readFileSync(MAIN_THREAD_SCHEDSTAT, "utf8").split(" ")[0]) / 1e6;
+    const onCpuNs = Number(readFileSync(MAIN_THREAD_SCHEDSTAT, "utf8").split(" ")[0]);
+    // A kernel without schedstats reads "0 0 0" for a thread that has surely run: unusable.
+    return onCpuNs > 0 ? onCpuNs / 1e6 : null;
   } catch {
     return null;
   }

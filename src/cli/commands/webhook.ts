@@ -20,8 +20,9 @@ const SECRET_ENV = "AML_WEBHOOK_SECRET";
 
 /**
  * `aml webhook verify`: checks a captured delivery offline with the reference verifier; needs no data
- * folder. Exit codes: 0 valid, 1 invalid, 2 a usage error (a missing or unreadable input, a bad
- * flag value), so a script never reads a typo as "invalid".
+ * folder. Exit codes: 0 valid, 1 invalid, 2 a usage error (a missing or unreadable input, an empty
+ * secret or one that is not a whsec_ value, a bad flag value), so a script never reads a typo as
+ * "invalid".
  */
 export function registerWebhook(program: Command): void {
   const webhook = program.command("webhook").description("Webhook tools");
