@@ -10,8 +10,8 @@
  *   2. OPEN loop (wrk2-style, see bench/lib/load-gen.ts) at a fixed 200 requests/s, then at 50% and
  *      75% of the measured capacity, BENCH_OPEN_SECONDS (20) each;
  *   3. the BASELINE at the judged rate: the same generator against bench/lib/baseline-server.ts, a
- *      server in its own process that only spends the appliance's closed-loop CPU per request on its
- *      one thread and answers as many bytes (BENCH_NO_BASELINE=1 leaves it out);
+ *      server in its own process that only keeps its one thread busy for the appliance's closed-loop
+ *      CPU per request and answers as many bytes (BENCH_NO_BASELINE=1 leaves it out);
  *   4. bulk: 1,000 rows in one request, timed end to end.
  * The latency targets are judged on the open-loop phase at 75% of capacity; see docs/benchmarks.md
  * for why the closed-loop latency cannot be the measure. The baseline is not judged: its tail is what
@@ -47,9 +47,8 @@ const TARGETS = { p50Ms: 5, p99Ms: 25, bulkMs: 2_000 };
 const WARM_UP_SECONDS = 3;
 const FIXED_RATE = 200;
 /** Open-loop rates as fractions of the closed-loop capacity; the last one is the phase the targets are judged on. */
-const CAPACITY_FRACTIONS = [0.5, 0.75];
 const JUDGED_FRACTION = 0.75;
-
+const CAPACITY_FRACTIONS = [0.5, JUDGED_FRACTION];
 
 interface ClientPlan {
   url: string;
@@ -115,9 +114,10 @@ async function runClients(plan: ClientPlan): Promise<ClientReport> {
   const closed = await measured(() => closedLoop("closed loop (saturation)", send, plan.clients, plan.seconds));
   const capacity = closed.throughput;
   const phases: MeasuredPhase[] = [closed];
+  const rateAt = (fraction: number) => Math.max(1, Math.round(fraction * capacity));
   const rates = [
     { label: `open loop, fixed ${FIXED_RATE}/s`, rate: FIXED_RATE },
-    ...CAPACITY_FRACTIONS.map((f) => ({ label: `open loop, ${Math.round(f * 100)}% of capacity`, rate: Math.max(1, Math.round(f * capacity)) })),
+    ...CAPACITY_FRACTIONS.map((f) => ({ label: `open loop, ${Math.round(f * 100)}% of capacity`, rate: rateAt(f) })),
   ];
   for (const { label, rate } of rates) {
     await pause();
@@ -126,16 +126,17 @@ async function runClients(plan: ClientPlan): Promise<ClientReport> {
   // CAPACITY_FRACTIONS ends with the judged fraction, so the judged phase is the last one so far.
   const judgedIndex = phases.length - 1;
 
-  // Right after the judged phase, so that both run in the machine's conditions of the same minute.
+  // Right after the judged phase, so that it runs in the machine's conditions of the minute after.
   let baseline: BaselineReport | null = null;
   // No baseline without the closed loop's cost (no /proc to read it from, or no request completed).
   const cpuMs = closed.serverCpu?.mainThreadMsPerRequest;
   if (plan.baseline && cpuMs !== undefined && Number.isFinite(cpuMs) && answered > 0) {
     const { url, pid } = plan.baseline;
     const bytes = answerBytes / answered;
-    const rate = phases[judgedIndex]?.targetRate ?? Math.max(1, Math.round(JUDGED_FRACTION * capacity));
     await pause();
-    const phase = await measuredPhase(pid, () => openLoop("baseline at the judged rate", baselineSender(url, cpuMs, bytes), plan.clients, rate, plan.openSeconds));
+    const phase = await measuredPhase(pid, () =>
+      openLoop("baseline at the judged rate", baselineSender(url, cpuMs, bytes), plan.clients, rateAt(JUDGED_FRACTION), plan.openSeconds),
+    );
     baseline = { cpuMs, bytes, phase };
   }
 

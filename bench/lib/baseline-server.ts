@@ -9,9 +9,10 @@
  * (process.threadCpuUsage() advanced in 4-10 ms steps, and a spin on it cost 3.6 ms a request), so
  * there is no finer CPU clock to spin on. Time the thread spends preempted or stolen inside the loop
  * therefore counts as work done: in a contended minute the baseline does less than the appliance's
- * cost and is flattered. Its misses are the machine's all the more. It stores, matches and delivers nothing, and has no collector
- * work to speak of, so its tail at a given rate is what this machine, this generator and the cost
- * alone allow. Prints its port.
+ * cost and is flattered, so its misses are the machine's all the more.
+ *
+ * It stores, matches and delivers nothing, and has no collector work to speak of, so its tail at a
+ * given rate is what this machine, this generator and the cost alone allow. Prints its port.
  */
 const bodies = new Map<number, string>();
 function answer(bytes: number): string {

@@ -34,3 +34,6 @@ export function looksLikeApiKey(candidate: string): boolean {
 export function generateWebhookSecret(): string {
   return `whsec_${randomBase62(40)}`;
 }
+
+/** What generateWebhookSecret issues: whsec_ and base62. Anything else is a mistyped or wrong key. */
+export const WEBHOOK_SECRET_RE = /^whsec_[0-9A-Za-z]+$/;

@@ -8,7 +8,7 @@ import { apiDocs } from "./docs";
 import type { HttpDeps } from "./deps";
 import { isJsonMediaType, parseJsonText, UNREAD } from "./media";
 import { jsonResponse } from "./negotiate";
-import { methodNotAllowed, notInThisVersion, type RouteTable, routeTable } from "./route-table";
+import { type RouteTable, routeNotFound, routeTable } from "./route-table";
 import { problemResponse } from "./problem";
 import { beginRequest, requestState } from "./request-state";
 import { auditRoutes } from "./routes/audit";
@@ -188,11 +188,7 @@ function toServiceError(error: ElysiaError, code: unknown, request: Request, tab
     return new ServiceError("MALFORMED_JSON", "The request body could not be parsed.");
   }
   if (code === "NOT_FOUND") {
-    return (
-      notInThisVersion(request) ??
-      methodNotAllowed(table, request) ??
-      new ServiceError("ROUTE_NOT_FOUND", `No route ${request.method} ${new URL(request.url).pathname}`)
-    );
+    return routeNotFound(table, request);
   }
   if (typeof error.status === "number" && error.status === 413) {
     return new ServiceError("PAYLOAD_TOO_LARGE", "The request body is too large.");

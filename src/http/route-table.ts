@@ -21,15 +21,28 @@ export function routeTable(app: AnyElysia): RouteTable {
   return { entries: app.routes.map((route) => ({ method: route.method.toUpperCase(), pattern: toPattern(route.path) })) };
 }
 
-/** A 405 with Allow when the path exists under other methods; null when the path is unknown (404). */
-export function methodNotAllowed(table: RouteTable, request: Request): ServiceError | null {
+/**
+ * The answer to a request no route matched: a 404 naming the feature for a contract endpoint this
+ * version does not serve, else a 405 with Allow when the path exists under other methods, else a
+ * plain 404.
+ */
+export function routeNotFound(table: RouteTable, request: Request): ServiceError {
   const path = new URL(request.url).pathname;
+  return (
+    notInThisVersion(request.method, path) ??
+    methodNotAllowed(table, request.method, path) ??
+    new ServiceError("ROUTE_NOT_FOUND", `No route ${request.method} ${path}`)
+  );
+}
+
+/** A 405 with Allow when the path exists under other methods; null when the path is unknown (404). */
+function methodNotAllowed(table: RouteTable, method: string, path: string): ServiceError | null {
   const allowed = new Set(table.entries.filter((e) => e.pattern.test(path)).map((e) => e.method));
-  allowed.delete(request.method.toUpperCase());
+  allowed.delete(method.toUpperCase());
   if (allowed.size === 0) return null;
   if (allowed.has("GET")) allowed.add("HEAD");
   const allow = [...allowed].filter((m) => m !== "ALL").sort().join(", ");
-  return new ServiceError("METHOD_NOT_ALLOWED", `${request.method} is not allowed on ${path}; allowed: ${allow}.`, {
+  return new ServiceError("METHOD_NOT_ALLOWED", `${method} is not allowed on ${path}; allowed: ${allow}.`, {
     headers: { allow },
   });
 }
@@ -53,9 +66,8 @@ const NOT_IN_THIS_VERSION: ReadonlyArray<{ methods: readonly string[]; pattern: 
 ];
 
 /** A 404 naming the feature when the request is for a contract endpoint this version does not serve; else null. */
-export function notInThisVersion(request: Request): ServiceError | null {
-  const path = new URL(request.url).pathname;
-  const method = request.method.toUpperCase();
+export function notInThisVersion(requestMethod: string, path: string): ServiceError | null {
+  const method = requestMethod.toUpperCase();
   const later = NOT_IN_THIS_VERSION.find((e) => e.methods.includes(method === "HEAD" ? "GET" : method) && e.pattern.test(path));
   if (!later) return null;
   return new ServiceError(

@@ -83,14 +83,14 @@ function boundMessage(
 ): string | undefined {
   const n = Number(bound);
   const words = exact ? "exactly" : inclusive === false ? open : closed;
+  // "At least 1" of a string or a collection is plainer said as not empty.
+  const notEmpty = words === "at least" && n === 1;
   switch (origin) {
     case "string":
-      if (closed === "at least" && n === 1 && inclusive !== false && !exact) return "must not be empty";
-      return `must be ${words} ${n} character${n === 1 ? "" : "s"}`;
+      return notEmpty ? "must not be empty" : `must be ${words} ${n} character${n === 1 ? "" : "s"}`;
     case "array":
     case "set":
-      if (closed === "at least" && n === 1 && inclusive !== false && !exact) return "must not be empty";
-      return `must hold ${words} ${n} item${n === 1 ? "" : "s"}`;
+      return notEmpty ? "must not be empty" : `must hold ${words} ${n} item${n === 1 ? "" : "s"}`;
     case "number":
     case "int":
     case "bigint":

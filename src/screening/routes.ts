@@ -243,7 +243,7 @@ function readScreening(deps: HttpDeps, tenantId: string, id: string, request: Re
   try {
     return getScreening(deps.db, tenantId, id);
   } catch (error) {
-    if (error instanceof ServiceError && error.code === "NOT_FOUND") throw notInThisVersion(request) ?? error;
+    if (error instanceof ServiceError && error.code === "NOT_FOUND") throw notInThisVersion(request.method, new URL(request.url).pathname) ?? error;
     throw error;
   }
 }

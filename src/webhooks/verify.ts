@@ -1,3 +1,4 @@
+import { WEBHOOK_SECRET_RE } from "@/auth/api-key-format";
 import { constantTimeEqual } from "@/lib/hash";
 import { signWebhook } from "./sign";
 
@@ -30,8 +31,6 @@ export interface VerifyWebhookInput {
 // Canonical decimal only, so the number we sign over is the exact text the sender signed.
 const TIMESTAMP_RE = /^(0|[1-9]\d{0,11})$/;
 const SIGNATURE_RE = /^sha256=[0-9a-f]{64}$/;
-/** What the appliance issues (api-key-format.ts): whsec_ and base62. Anything else is a mistyped or wrong key. */
-export const SECRET_RE = /^whsec_[0-9A-Za-z]+$/;
 
 /**
  * The reference receiver-side check. The timestamp window bounds replays of a captured delivery;
@@ -41,7 +40,7 @@ export function verifyWebhook(input: VerifyWebhookInput): VerifyResult {
   if (!input.secret) return { ok: false, reason: "missing_secret" };
   // A key that is not a whsec_ value (a pasted label, a stripped prefix) would only ever give
   // signature_mismatch, which reads as a tampered delivery; say what is wrong instead.
-  if (!SECRET_RE.test(input.secret)) return { ok: false, reason: "malformed_secret" };
+  if (!WEBHOOK_SECRET_RE.test(input.secret)) return { ok: false, reason: "malformed_secret" };
   const timestampText = String(input.timestamp).trim();
   if (!TIMESTAMP_RE.test(timestampText)) return { ok: false, reason: "malformed_timestamp" };
   const signature = input.signature.trim();

@@ -49,17 +49,23 @@ function writeExample(name: string): string {
   return dir;
 }
 
-/** Writes both blocks into a fresh folder and starts the receiver with `runtime`; resolves once it listens. */
-async function startExample(runtime: string[], name: string): Promise<{ dir: string; url: string; proc: Subprocess }> {
-  const dir = writeExample(name);
-  const port = await freePort();
+/** Starts receiver.ts in `dir` with `runtime` on `port`, with AML_WEBHOOK_SECRET set to `secretValue` unless undefined. */
+function spawnExample(runtime: string[], dir: string, port: number, secretValue: string | undefined): Subprocess {
   const proc = Bun.spawn([...runtime, "receiver.ts"], {
     cwd: dir,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: String(port), AML_WEBHOOK_SECRET: secret },
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: String(port), ...(secretValue === undefined ? {} : { AML_WEBHOOK_SECRET: secretValue }) },
     stdout: "pipe",
     stderr: "pipe",
   });
   running.push(proc);
+  return proc;
+}
+
+/** Writes both blocks into a fresh folder and starts the receiver with `runtime`; resolves once it listens. */
+async function startExample(runtime: string[], name: string): Promise<{ dir: string; url: string; proc: Subprocess }> {
+  const dir = writeExample(name);
+  const port = await freePort();
+  const proc = spawnExample(runtime, dir, port, secret);
   const url = `http://127.0.0.1:${port}/hooks/aml`;
   const deadline = Date.now() + 15_000;
   for (;;) {
@@ -123,13 +129,7 @@ describe.each(runtimes)("the node:http receiver example under %s", (name, runtim
   ])("refuses to start when the secret is %s, so it never verifies with a key that is not a whsec_ value", async (label, value) => {
     const dir = writeExample(`${name.replaceAll(" ", "-")}-secret-${label.replaceAll(" ", "-")}`);
     const port = await freePort();
-    const proc = Bun.spawn([...runtime, "receiver.ts"], {
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: String(port), ...(value === undefined ? {} : { AML_WEBHOOK_SECRET: value }) },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    running.push(proc);
+    const proc = spawnExample(runtime, dir, port, value);
     expect(await proc.exited).not.toBe(0);
     expect(await new Response(proc.stderr as ReadableStream).text()).toContain("AML_WEBHOOK_SECRET");
     expect(await fetch(`http://127.0.0.1:${port}/hooks/aml`, { method: "POST" }).then((r) => r.status, () => "refused")).toBe("refused");

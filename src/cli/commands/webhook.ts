@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { type Command, CommanderError } from "commander";
 import { invalidInput } from "@/errors";
-import { DEFAULT_TOLERANCE_SECONDS, SECRET_RE, verifyWebhook } from "@/webhooks/verify";
+import { WEBHOOK_SECRET_RE } from "@/auth/api-key-format";
+import { DEFAULT_TOLERANCE_SECONDS, verifyWebhook } from "@/webhooks/verify";
 import { globalOptions } from "../context";
 import { printJson } from "../output";
 
@@ -95,7 +96,7 @@ function readSecret(options: VerifyOptions): string {
   // An operator's mistake, not a verdict on the delivery: a usage error (exit 2), never "invalid".
   // The value itself is not echoed: it may be most of a real secret.
   if (secret === "") throw invalidInput(`The signing secret from ${from} is empty; give the tenant's whsec_ secret.`);
-  if (!SECRET_RE.test(secret)) {
+  if (!WEBHOOK_SECRET_RE.test(secret)) {
     const why = secret.startsWith("whsec_") ? "holds characters other than letters and digits after whsec_" : "does not start with whsec_";
     throw invalidInput(`The signing secret from ${from} ${why}; give the tenant's whsec_ secret exactly as it was shown.`);
   }
