@@ -119,10 +119,11 @@ async function runClients(plan: ClientPlan): Promise<ClientReport> {
     { label: `open loop, fixed ${FIXED_RATE}/s`, rate: FIXED_RATE },
     ...CAPACITY_FRACTIONS.map((f) => ({ label: `open loop, ${Math.round(f * 100)}% of capacity`, rate: rateAt(f) })),
   ];
-  for (const { label, rate } of rates) {
+  const openPhase = async (label: string, rate: number) => {
     await pause();
     phases.push(await measured(() => openLoop(label, send, plan.clients, rate, plan.openSeconds)));
-  }
+  };
+  for (const { label, rate } of rates) await openPhase(label, rate);
   // CAPACITY_FRACTIONS ends with the judged fraction, so the judged phase is the last one so far.
   const judgedIndex = phases.length - 1;
 
@@ -140,10 +141,7 @@ async function runClients(plan: ClientPlan): Promise<ClientReport> {
     baseline = { cpuMs, bytes, phase };
   }
 
-  for (const rate of plan.extraRates) {
-    await pause();
-    phases.push(await measured(() => openLoop(`open loop, fixed ${rate}/s`, send, plan.clients, rate, plan.openSeconds)));
-  }
+  for (const rate of plan.extraRates) await openPhase(`open loop, fixed ${rate}/s`, rate);
 
   await pause();
   const rows = Array.from({ length: 1000 }, (_, i) => ({ fullName: plan.names[i % plan.names.length], userReference: `bench-${i}` }));

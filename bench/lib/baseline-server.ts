@@ -14,6 +14,8 @@
  * It stores, matches and delivers nothing, and has no collector work to speak of, so its tail at a
  * given rate is what this machine, this generator and the cost alone allow. Prints its port.
  */
+import { loadConfig } from "../../src/config";
+
 const bodies = new Map<number, string>();
 function answer(bytes: number): string {
   let body = bodies.get(bytes);
@@ -28,7 +30,8 @@ function answer(bytes: number): string {
 const server = Bun.serve({
   hostname: "127.0.0.1",
   port: 0,
-  idleTimeout: 75, // as the appliance's keepAliveTimeoutSeconds: the generator's pooled connections stay open
+  // The appliance's keepAliveTimeoutSeconds, from the same environment: the generator's pooled connections stay open.
+  idleTimeout: loadConfig().keepAliveTimeoutSeconds,
   async fetch(request) {
     await request.text();
     const cpuMs = Math.min(50, Math.max(0, Number(request.headers.get("x-baseline-cpu-ms") ?? 0) || 0));

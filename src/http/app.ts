@@ -8,7 +8,7 @@ import { apiDocs } from "./docs";
 import type { HttpDeps } from "./deps";
 import { isJsonMediaType, parseJsonText, UNREAD } from "./media";
 import { jsonResponse } from "./negotiate";
-import { type RouteTable, routeNotFound, routeTable } from "./route-table";
+import { notInThisVersion, type RouteTable, routeNotFound, routeTable } from "./route-table";
 import { problemResponse } from "./problem";
 import { beginRequest, requestState } from "./request-state";
 import { auditRoutes } from "./routes/audit";
@@ -180,7 +180,9 @@ async function readLimited(request: Request, limit: number, declared: number | n
 }
 
 function toServiceError(error: ElysiaError, code: unknown, request: Request, table: RouteTable): ServiceError {
-  if (error instanceof ServiceError) return error;
+  // A route's own 404 on a path of a later feature (GET /v1/screenings/batch reaches GET
+  // /v1/screenings/{id} with the id "batch") says what an unmatched path there says.
+  if (error instanceof ServiceError) return error.code === "NOT_FOUND" ? (notInThisVersion(request.method, new URL(request.url).pathname) ?? error) : error;
   if (code === "VALIDATION") return validationError(error);
   if (code === "PARSE") {
     // Elysia wraps whatever onParse throws (413 over the limit, MALFORMED_JSON with its reason) in a ParseError.

@@ -22,13 +22,13 @@ const EXPECTED: Readonly<Record<string, string>> = {
 
 function received(input: unknown): string {
   if (input === null) return "null";
-  if (typeof input === "number" && !Number.isInteger(input) && Number.isFinite(input)) return String(input);
   if (Array.isArray(input)) return "an array";
   switch (typeof input) {
     case "string":
       return "a string";
     case "number":
-      return "a number";
+      // A fraction is shown as itself: "must be an integer, not 2.5" says why, "not a number" would not.
+      return Number.isInteger(input) || !Number.isFinite(input) ? "a number" : String(input);
     case "boolean":
       return "a boolean";
     case "object":
@@ -61,8 +61,7 @@ function plainMessage(issue: z.core.$ZodRawIssue): string | undefined {
     return expected ? `must be ${expected}, not ${received(issue.input)}` : undefined;
   }
   if ((issue.code === "invalid_value" || issue.code === "invalid_union") && !atRoot && issue.input === undefined) return "is required";
-  if (issue.code === "too_small") return boundMessage("at least", "more than", issue.origin, issue.minimum, issue.inclusive, issue.exact);
-  if (issue.code === "too_big") return boundMessage("at most", "less than", issue.origin, issue.maximum, issue.inclusive, issue.exact);
+  if (issue.code === "too_small" || issue.code === "too_big") return boundMessage(issue);
   // Unquoted, as the app's own messages list choices ("must be one of OFAC, EU, UK, UN, WIKIDATA").
   if (issue.code === "invalid_value") return `must be one of ${issue.values.map((v) => (typeof v === "string" ? v : JSON.stringify(v))).join(", ")}`;
   return undefined;
@@ -71,21 +70,15 @@ function plainMessage(issue: z.core.$ZodRawIssue): string | undefined {
 /**
  * A range check's message in the field's own terms: "must not be empty", "must be at most 500",
  * "must be at least 2 characters", "must hold at most 1000 items"; zod's default reads
- * "Too big: expected number to be <=500". `closed` words an inclusive bound, `open` an exclusive one.
+ * "Too big: expected number to be <=500". An exclusive bound reads "more than" or "less than".
  */
-function boundMessage(
-  closed: "at least" | "at most",
-  open: "more than" | "less than",
-  origin: string,
-  bound: number | bigint,
-  inclusive: boolean | undefined,
-  exact: boolean | undefined,
-): string | undefined {
-  const n = Number(bound);
-  const words = exact ? "exactly" : inclusive === false ? open : closed;
+function boundMessage(issue: z.core.$ZodRawIssue<z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig>): string | undefined {
+  const small = issue.code === "too_small";
+  const n = Number(small ? issue.minimum : issue.maximum);
+  const words = issue.exact ? "exactly" : issue.inclusive === false ? (small ? "more than" : "less than") : small ? "at least" : "at most";
   // "At least 1" of a string or a collection is plainer said as not empty.
   const notEmpty = words === "at least" && n === 1;
-  switch (origin) {
+  switch (issue.origin) {
     case "string":
       return notEmpty ? "must not be empty" : `must be ${words} ${n} character${n === 1 ? "" : "s"}`;
     case "array":

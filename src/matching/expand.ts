@@ -103,7 +103,7 @@ const VERIFY_LIMIT = 300;
  * consonant transliterations across scripts, and given-name equivalents. `q` is the query token's
  * form (queryForm), which the caller keeps for scoring.
  */
-export function expandToken(index: MatchIndex, q: TokenForm, options: ExpandOptions, joined = false): Expansion[] {
+export function expandToken(index: MatchIndex, q: TokenForm, options: ExpandOptions, joined: boolean): Expansion[] {
   const { text, abjad } = q;
   const { vocab } = index;
   const found = new Map<number, Expansion>();

@@ -9,7 +9,6 @@ import { media } from "@/http/media";
 import { decidedRepresentation, JSON_ONLY, JSON_OR_CSV } from "@/http/negotiate";
 import { jsonContent, jsonRequestBody, jsonResponse, NO_QUERY_PROBLEM, PARAMETERS, problemResponses } from "@/http/openapi";
 import { callMeta, requestState } from "@/http/request-state";
-import { notInThisVersion } from "@/http/route-table";
 import { pathId } from "@/lib/validate";
 import { bulkScreen } from "./bulk";
 import { bulkCsv } from "./bulk-csv";
@@ -175,7 +174,7 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
         },
       },
     )
-    .get("/v1/screenings/:id", ({ caller, params, request }) => screeningView(readScreening(deps, caller.tenantId, params.id, request)), {
+    .get("/v1/screenings/:id", ({ caller, params }) => screeningView(getScreening(deps.db, caller.tenantId, params.id)), {
       tenant: "Screening.Read",
       produces: JSON_ONLY,
       params: IdParams,
@@ -232,18 +231,4 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
         },
       },
     );
-}
-
-/**
- * A stored screening, or 404. GET /v1/screenings/batch reaches this route with the id "batch": when
- * no screening has that id, the 404 says that batch jobs are not in this version, as the other paths
- * of later features do (route-table.ts), instead of "Screening batch not found".
- */
-function readScreening(deps: HttpDeps, tenantId: string, id: string, request: Request) {
-  try {
-    return getScreening(deps.db, tenantId, id);
-  } catch (error) {
-    if (error instanceof ServiceError && error.code === "NOT_FOUND") throw notInThisVersion(request.method, new URL(request.url).pathname) ?? error;
-    throw error;
-  }
 }

@@ -19,6 +19,9 @@ export interface ClaimRoom {
   other: number;
 }
 
+/** A ClaimRoom that claimDue spends: each row it claims takes one from its tenant's entry in `of`. */
+type SpendableRoom = { of: Map<string, number>; other: number };
+
 /**
  * Claims up to `limit` due rows for `owner`, reserving the next attempt number of each, and at most
  * `room` rows per tenant. Due rows go in next_attempt_at order, which is the claim index's own order:
@@ -41,34 +44,38 @@ export interface ClaimRoom {
  * a seek per tenant. A tenant that runs out of room within the window leaves the rest of its rows
  * there, and rows further on are not seen by this call: claimDueFairly claims again past them.
  */
-export function claimDue(db: Db, args: { owner: string; now: Date; leaseMs: number; limit: number; room?: ClaimRoom }): ClaimedRow[] {
+export function claimDue(db: Db, args: { owner: string; now: Date; leaseMs: number; limit: number; room?: SpendableRoom }): ClaimedRow[] {
   requireTx(db);
   const room = args.room ?? { of: new Map<string, number>(), other: args.limit };
   const full = [...room.of].filter(([, left]) => left <= 0).map(([tenant]) => tenant);
-  const notIn = full.length === 0 ? "" : ` AND tenant_id NOT IN (${full.map(() => "?").join(", ")})`;
+  const notIn = full.length === 0 ? "" : ` AND tenant_id NOT IN (${placeholders(full.length)})`;
   const due = db.sqlite
     .query<ClaimedRow, (string | number)[]>(
       `SELECT id, tenant_id, event, payload, series, attempts FROM webhook_outbox
         WHERE status = 'pending' AND next_attempt_at <= ?${notIn} ORDER BY next_attempt_at LIMIT ?`,
     )
     .all(args.now.toISOString(), ...full, args.limit);
-  const taken = new Map<string, number>();
   const claimed: ClaimedRow[] = [];
   for (const row of due) {
-    const count = taken.get(row.tenant_id) ?? 0;
-    if (count >= (room.of.get(row.tenant_id) ?? room.other)) continue;
-    taken.set(row.tenant_id, count + 1);
+    const left = room.of.get(row.tenant_id) ?? room.other;
+    if (left <= 0) continue;
+    room.of.set(row.tenant_id, left - 1);
     claimed.push({ ...row, attempts: row.attempts + 1 });
   }
   if (claimed.length > 0) {
     const leaseExpiresAt = new Date(args.now.getTime() + args.leaseMs).toISOString();
     db.sqlite
       .query<unknown, string[]>(
-        `UPDATE webhook_outbox SET status = 'delivering', attempts = attempts + 1, lease_owner = ?, lease_expires_at = ? WHERE id IN (${claimed.map(() => "?").join(", ")})`,
+        `UPDATE webhook_outbox SET status = 'delivering', attempts = attempts + 1, lease_owner = ?, lease_expires_at = ? WHERE id IN (${placeholders(claimed.length)})`,
       )
       .run(args.owner, leaseExpiresAt, ...claimed.map((row) => row.id));
   }
   return claimed;
+}
+
+/** `?, ?, ...`: n bound parameters for an IN list. */
+function placeholders(n: number): string {
+  return Array.from({ length: n }, () => "?").join(", ");
 }
 
 /**
@@ -85,15 +92,8 @@ export function claimDueFairly(db: Db, args: { owner: string; now: Date; leaseMs
     const rows = claimDue(db, { ...args, limit: args.limit - claimed.length, room: { of: room, other: args.room.other } });
     claimed.push(...rows);
     if (rows.length === 0 || claimed.length >= args.limit) return claimed;
-    const got = new Map<string, number>();
-    for (const row of rows) got.set(row.tenant_id, (got.get(row.tenant_id) ?? 0) + 1);
-    let ranOut = false;
-    for (const [tenant, count] of got) {
-      const left = (room.get(tenant) ?? args.room.other) - count;
-      room.set(tenant, left);
-      if (left <= 0) ranOut = true;
-    }
-    if (!ranOut) return claimed;
+    // claimDue spent the room of each row it claimed.
+    if (!rows.some((row) => (room.get(row.tenant_id) ?? 0) <= 0)) return claimed;
   }
 }
 

@@ -116,6 +116,7 @@ describe("problem+json on every error", () => {
     // This one reaches GET /v1/screenings/{id} with the id "batch", and must say the same.
     ["GET", "/v1/screenings/batch", "asynchronous batch jobs", "POST /v1/screenings/bulk"],
     ["GET", "/v1/screenings/batch/0190e9b4-6c1e-7d2a-9a51-3f0c8e2b1a77/results", "asynchronous batch jobs", "POST /v1/screenings/bulk"],
+    ["POST", "/v1/screenings/batch/rescreen", "asynchronous batch jobs", "POST /v1/screenings/bulk"],
     ["GET", "/v1/cases", "case management", null],
     ["POST", "/v1/cases/0190e9b4-6c1e-7d2a-9a51-3f0c8e2b1a77/review", "case management", null],
     ["GET", "/v1/branding", "tenant branding", null],

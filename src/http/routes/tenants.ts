@@ -25,9 +25,7 @@ import { jsonRequestBody, jsonResponse, NO_QUERY, problemResponses } from "../op
 import { callMeta } from "../request-state";
 import { ADMIN_PROBLEMS, TENANT_ADMIN_DESCRIPTIONS, TENANT_ADMIN_READ, TENANT_ADMIN_WRITE } from "../tenant-admin";
 
-const KeyParams = z
-  .object({ id: pathId("Tenant id (UUID)"), keyId: pathId("API key id (keyId)") })
-  .strict();
+const KeyParams = TenantParams.extend({ keyId: pathId("API key id (keyId)") });
 const IssueKeyQuery = z
   .object({
     label: z.string().max(200).optional().describe("What the key is for"),
