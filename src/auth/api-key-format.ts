@@ -31,8 +31,10 @@ export function looksLikeApiKey(candidate: string): boolean {
   return candidate.startsWith(API_KEY_PREFIX);
 }
 
+export const WEBHOOK_SECRET_PREFIX = "whsec_";
+
 export function generateWebhookSecret(): string {
-  return `whsec_${randomBase62(40)}`;
+  return `${WEBHOOK_SECRET_PREFIX}${randomBase62(40)}`;
 }
 
 /** What generateWebhookSecret issues: whsec_ and base62. Anything else is a mistyped or wrong key. */

@@ -81,7 +81,6 @@ export function media() {
         const contentType = context.request.headers.get("content-type");
         const body = context.body;
         const json = contentType !== null && isJsonMediaType(contentType);
-        const empty = body === UNREAD || body === undefined || (body === "" && !(json && sentBytes(context.request)));
         if (contentType !== null && !json) {
           // A multipart body is never read (UNREAD), so it is never taken for an empty one.
           if (mode === "optional" && (body === "" || body === undefined)) {
@@ -90,6 +89,8 @@ export function media() {
           }
           throw unsupported(contentType);
         }
+        // Past the branch above the content type is JSON or absent.
+        const empty = body === UNREAD || body === undefined || (body === "" && !(json && sentBytes(context.request)));
         if (empty) context.body = undefined;
         else if (contentType === null && typeof body === "string") context.body = parseJsonText(body);
       },

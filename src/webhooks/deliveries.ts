@@ -67,10 +67,7 @@ export function toDelivery(row: OutboxRow): WebhookDelivery {
  * when the query states its condition, which a bound parameter does not.
  */
 export function deliveryWhere(tenantId: string, filter: DeliveryFilter): { sql: string; params: string[] } {
-  // With a screeningId, the unary + keeps the planner off (tenant_id, created_at): without table
-  // statistics it prefers that index for the page's ORDER BY and would read every delivery of the
-  // tenant, where webhook_outbox_screening finds the screening's one or two rows.
-  const parts = [filter.screeningId === undefined ? "tenant_id = ?" : "+tenant_id = ?"];
+  const parts = ["tenant_id = ?"];
   const params: string[] = [tenantId];
   if (filter.status) {
     if (!DELIVERY_STATUSES.includes(filter.status)) throw new Error(`unknown delivery status ${JSON.stringify(filter.status)}`);
@@ -81,6 +78,10 @@ export function deliveryWhere(tenantId: string, filter: DeliveryFilter): { sql: 
     params.push(filter.event);
   }
   if (filter.screeningId !== undefined) {
+    // The unary + keeps the planner off (tenant_id, created_at): without table statistics it prefers
+    // that index for the page's ORDER BY and would read every delivery of the tenant, where
+    // webhook_outbox_screening finds the screening's one or two rows.
+    parts[0] = "+tenant_id = ?";
     parts.push("screening_id = ?");
     params.push(filter.screeningId);
   }

@@ -86,14 +86,14 @@ function placeholders(n: number): string {
  * one further statement per tenant that ran out, and none in the usual case (nobody ran out).
  */
 export function claimDueFairly(db: Db, args: { owner: string; now: Date; leaseMs: number; limit: number; room: ClaimRoom }): ClaimedRow[] {
-  const room = new Map(args.room.of);
+  const room: SpendableRoom = { of: new Map(args.room.of), other: args.room.other };
   const claimed: ClaimedRow[] = [];
   for (;;) {
-    const rows = claimDue(db, { ...args, limit: args.limit - claimed.length, room: { of: room, other: args.room.other } });
+    const rows = claimDue(db, { ...args, limit: args.limit - claimed.length, room });
     claimed.push(...rows);
     if (rows.length === 0 || claimed.length >= args.limit) return claimed;
-    // claimDue spent the room of each row it claimed.
-    if (!rows.some((row) => (room.get(row.tenant_id) ?? 0) <= 0)) return claimed;
+    // claimDue spent the room of each row it claimed, so every claimed row's tenant has an entry.
+    if (!rows.some((row) => (room.of.get(row.tenant_id) ?? 0) <= 0)) return claimed;
   }
 }
 

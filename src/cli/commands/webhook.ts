@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { type Command, CommanderError } from "commander";
 import { invalidInput } from "@/errors";
-import { WEBHOOK_SECRET_RE } from "@/auth/api-key-format";
+import { WEBHOOK_SECRET_PREFIX, WEBHOOK_SECRET_RE } from "@/auth/api-key-format";
 import { DEFAULT_TOLERANCE_SECONDS, verifyWebhook } from "@/webhooks/verify";
 import { globalOptions } from "../context";
 import { printJson } from "../output";
@@ -97,7 +97,7 @@ function readSecret(options: VerifyOptions): string {
   // The value itself is not echoed: it may be most of a real secret.
   if (secret === "") throw invalidInput(`The signing secret from ${from} is empty; give the tenant's whsec_ secret.`);
   if (!WEBHOOK_SECRET_RE.test(secret)) {
-    const why = secret.startsWith("whsec_") ? "holds characters other than letters and digits after whsec_" : "does not start with whsec_";
+    const why = secret.startsWith(WEBHOOK_SECRET_PREFIX) ? "holds characters other than letters and digits after whsec_" : "does not start with whsec_";
     throw invalidInput(`The signing secret from ${from} ${why}; give the tenant's whsec_ secret exactly as it was shown.`);
   }
   return secret;
