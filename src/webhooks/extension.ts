@@ -7,9 +7,9 @@ import type { FetchFn } from "./send";
 import { type LookupFn, systemLookup } from "./send-target";
 
 export interface WebhookExtensionOptions {
-  /** Longest wait after each failed attempt (full jitter below it); default DEFAULT_RETRY_DELAYS_MS. */
+  /** Longest wait after each failed attempt (the wait is drawn from its upper half); default DEFAULT_RETRY_DELAYS_MS. */
   retryDelaysMs?: readonly number[];
-  /** Attempts per series before a delivery is dead; default retryDelaysMs.length + 1 (11). */
+  /** Attempts per series before a delivery is dead; default retryDelaysMs.length + 1 (14). */
   maxAttempts?: number;
   /** Jitter source, uniform in [0, 1); default Math.random. */
   random?: () => number;

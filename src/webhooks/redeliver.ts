@@ -9,7 +9,7 @@ import { getOutboxRowInTenant, toDelivery, type WebhookDelivery } from "./delive
  * - delivered or dead: queued again as a new attempt series (same id, same signed body, fresh
  *   attempt budget);
  * - pending (waiting for a retry): due now, in the same series, so a tenant that fixed its receiver
- *   need not wait out a backoff of up to 8 h; the attempt count is unchanged, and the next attempt
+ *   need not wait out a backoff of up to 12 h; the attempt count is unchanged, and the next attempt
  *   counts towards the limit like any other;
  * - delivering: refused, an attempt is in flight; its outcome decides what happens next.
  */

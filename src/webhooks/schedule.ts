@@ -1,8 +1,12 @@
 /**
  * Retry schedule. Entry k is the longest wait after the k-th failed attempt; the actual wait is drawn
- * uniformly from [0, entry] (full jitter), so receivers coming back after an outage are not hit by
- * every queued delivery in the same second. The last entry repeats when maxAttempts asks for more.
- * Defaults: 11 attempts; the caps sum to 23 h 42 min 40 s, the longest a delivery can stay pending.
+ * uniformly from [entry / 2, entry] ("equal jitter"): spread enough that receivers coming back after
+ * an outage are not hit by every queued delivery in the same second, and never short enough to end
+ * the retries early. With full jitter ([0, entry]) the whole retry window was itself random, about
+ * half the caps' sum on average, so a receiver down for eight hours would have lost about one event
+ * in seven to the dead state. The last entry repeats when maxAttempts asks for more.
+ * Defaults: 14 attempts; the caps sum to 59 h 42 min 40 s, so a delivery stays pending for at least
+ * 29 h 51 min 20 s (a receiver down for a day gets every event) and at most that sum.
  */
 export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [
   10_000, // 10 s
@@ -15,6 +19,9 @@ export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [
   14_400_000, // 4 h
   28_800_000, // 8 h
   28_800_000, // 8 h
+  43_200_000, // 12 h
+  43_200_000, // 12 h
+  43_200_000, // 12 h
 ];
 
 export interface RetryPolicy {
@@ -37,5 +44,5 @@ export function retryPolicy(options: { retryDelaysMs?: readonly number[]; maxAtt
 export function retryDelayMs(policy: RetryPolicy, failedAttempt: number): number | null {
   if (failedAttempt >= policy.maxAttempts) return null;
   const cap = policy.delaysMs[Math.min(failedAttempt, policy.delaysMs.length) - 1] ?? 0;
-  return Math.floor(policy.random() * cap);
+  return Math.floor(cap / 2 + policy.random() * (cap / 2));
 }

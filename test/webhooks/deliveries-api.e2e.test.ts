@@ -68,7 +68,7 @@ describe("dead deliveries and redelivery", () => {
   });
 
   test("a pending delivery waiting for its retry is made due now: same series, attempt count kept, audited", async () => {
-    // Jitter fixed at half: the retry waits 30 min.
+    // Jitter fixed at half: the retry waits 45 min (halfway between half the cap and the cap).
     world = await startWebhookWorld({ retryDelaysMs: [3_600_000], maxAttempts: 5, intervalMs: 25, random: () => 0.5 });
     const w = world;
     const { server, receiver, tenant } = w;
