@@ -78,7 +78,10 @@ export async function prepareReceiver(
 /**
  * One signed POST of a claimed row. Never throws: every failure becomes the attempt's error. The
  * attempt starts before the receiver is ready, so its startedAt and durationMs include the claim's
- * shared DNS lookup, as when each delivery resolved the name itself.
+ * shared DNS lookup, as when each delivery resolved the name itself. The timeout is the whole
+ * attempt's, that lookup included: the POST gets what the lookup left of it. Timed apart, a slow
+ * resolver and a slow receiver made one attempt last twice the setting, which the stop's grace
+ * period and a service manager's stop timeout are sized against.
  */
 export async function sendDelivery(
   row: ClaimedRow,
@@ -118,8 +121,10 @@ export async function sendDelivery(
   // generation's collections into the old one, whose full collections stall the server (see
   // docs/benchmarks.md), and each timer fired later to abort nothing. This one is cleared as soon as
   // the attempt ends.
+  const left = deps.timeoutMs - (performance.now() - t0);
+  if (left <= 0) return done(null, `no answer within ${deps.timeoutMs} ms (resolving the receiver's address used all of it)`, loggedUrl);
   const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), deps.timeoutMs);
+  const timer = setTimeout(() => abort.abort(), left);
   try {
     const response = await postToFirstReachable(targetsForAttempt(targets, row.attempts), (target) =>
       deps.fetch(target.input, {

@@ -78,6 +78,37 @@ describe("a dispatcher claim", () => {
     expect(outboxStatuses(ctx, tenant.tenant.id)).toEqual({ pending: 4 });
   });
 
+  test("the timeout bounds the whole attempt: a slow lookup leaves the POST only what is left of it", async () => {
+    const timeoutMs = 1_000;
+    const ctx = memoryContext(timeoutMs);
+    cleanups.push(() => ctx.db.close());
+    const receiver = await startWebhookReceiver();
+    cleanups.push(() => receiver.stop());
+    const port = new URL(receiver.url).port;
+    const tenant = makeTenant(ctx, { webhookUrl: `https://hooks.bank.example:${port}/aml` });
+    receiver.secret = tenant.webhookSigningSecret ?? "";
+    // Each alone is inside the timeout; together they are not.
+    receiver.delayMs = 700;
+    const slowLookup: LookupFn = async () => {
+      await Bun.sleep(600);
+      return [{ address: "93.184.216.34" }];
+    };
+    // The name resolves to a public address (as in the first test); the POST itself goes to the receiver on loopback.
+    const toLoopback: FetchFn = (input, init) => fetch(`${receiver.url.replace(/\/[^/]*$/, "")}${new URL(String(input)).pathname}`, init);
+    const round = dispatcherRounds(ctx, { retryDelayMs: 60_000, fetch: toLoopback, lookup: slowLookup });
+    enqueueEvents(ctx, tenant.tenant.id, 1);
+    const started = performance.now();
+    await round();
+    const attempts = ctx.db.sqlite.query<{ error: string | null; duration_ms: number }, []>("SELECT error, duration_ms FROM webhook_attempts").all();
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]?.error).toBe(`no answer within ${timeoutMs} ms`);
+    // About the timeout, not the 1,300 ms that lookup and POST would have taken one after the other.
+    expect(attempts[0]?.duration_ms).toBeGreaterThanOrEqual(timeoutMs - 5);
+    expect(attempts[0]?.duration_ms).toBeLessThan(1_250);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(timeoutMs - 5);
+    expect(outboxStatuses(ctx, tenant.tenant.id)).toEqual({ pending: 1 });
+  });
+
   test("records that cannot be written leave their rows leased for a resend, and later records are written", async () => {
     const ctx = memoryContext();
     cleanups.push(() => ctx.db.close());
