@@ -14,7 +14,7 @@ export const CheckInput = z
   .object({
     ...SUBJECT_SHAPE,
     options: RiskProfileOverrides.nullish().describe(
-      "Per-request overrides of the tenant's risk profile; absent or null fields keep the profile's value. Ranges as in the risk profile.",
+      "Per-request overrides of the tenant's risk profile; absent or null fields keep the profile's value. Ranges as in the risk profile. A list in options.lists that the tenant is not enabled for is 400 (options.lists), not dropped.",
     ),
   })
   .strict()

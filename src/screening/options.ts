@@ -10,8 +10,11 @@ import { isSourceList } from "@/watchlists/entity";
 /**
  * The options a tenant's screen runs with: its risk profile, then the request's overrides (only
  * those the profile allows: matching/options-policy.ts), then limited to the lists enabled for the
- * tenant at onboarding. A selection that leaves no list is
- * refused rather than screened against nothing (which would read as Clear).
+ * tenant at onboarding. A request that names a list the tenant is not enabled for is refused: the
+ * caller asked for that list by name, and a Clear screened without it would read as if it had been
+ * checked. The profile's lists and a coverage preset's are limited silently, since they mean "these
+ * lists where enabled". A selection that leaves no list is refused rather than screened against
+ * nothing (which would read as Clear).
  *
  * The tenant row and the profile come through the connection's row cache, which drops them whenever
  * the database may have changed, so a change made by the CLI in another process applies to the next
@@ -43,6 +46,13 @@ const resolved = new Map<string, ResolvedOptions>();
 function resolve(profileJson: string | null, enabledJson: string, overrides: RiskProfileOverrides): ResolvedOptions {
   const profile = profileOptionsFromText(profileJson);
   const enabled = new Set((JSON.parse(enabledJson) as string[]).filter(isSourceList));
+  const notEnabled = (overrides.lists ?? []).filter((list) => !enabled.has(list));
+  if (notEnabled.length > 0) {
+    const message = `${notEnabled.join(", ")} ${notEnabled.length === 1 ? "is" : "are"} not enabled for this tenant (enabled: ${[...enabled].join(", ")})`;
+    throw new ServiceError("VALIDATION_FAILED", `The request's options.lists names lists this tenant cannot screen against: ${message}.`, {
+      fieldIssues: [{ field: "options.lists", message }],
+    });
+  }
   const loosening = looseningIssues(profile, overrides, enabled);
   if (loosening.length > 0) {
     throw new ServiceError(

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { looseningIssues } from "@/matching/options-policy";
 import { RiskProfileOptions } from "@/matching/options";
 import { setRiskProfile } from "@/profiles/store";
+import { writeTx } from "@/storage/db";
 import { expectProblem, json } from "../helpers/api";
 import { startScreeningWorld, type ScreeningWorld } from "./world";
 
@@ -34,6 +35,35 @@ describe("over HTTP", () => {
     expect(problem.errors?.find((e) => e.field === "options.threshold")?.message).toContain("0.82");
     expect(world.usedThisMonth()).toBe(used);
     expect(stored()).toBe(before);
+  });
+
+  test("a request naming a list the tenant is not enabled for is refused, not screened without it", async () => {
+    profile({ looseningAllowed: ["lists"] });
+    const ctx = world.lists.server.ctx;
+    // In writeTx, as every write to a table the row cache reads from must be (src/storage/db.ts).
+    const enable = (lists: string[]) =>
+      writeTx(ctx.db, () => ctx.db.sqlite.run("UPDATE tenants SET enabled_lists = ? WHERE id = ?", [JSON.stringify(lists), world.tenant.tenant.id]));
+    enable(["OFAC", "UK"]);
+    try {
+      const used = world.usedThisMonth();
+      const problem = expectProblem(
+        await world.post("/v1/screenings/check", { fullName: "Ada Example", options: { lists: ["OFAC", "UN"] } }),
+        400,
+        "VALIDATION_FAILED",
+      );
+      expect(problem.errors).toEqual([{ field: "options.lists", message: "UN is not enabled for this tenant (enabled: OFAC, UK)" }]);
+      expect(world.usedThisMonth()).toBe(used);
+      // Lists the tenant has are fine, and a preset or the profile is limited to them without a word.
+      const named = await world.post("/v1/screenings/check", { fullName: "Ada Example", options: { lists: ["UK"] } });
+      expect(named.status).toBe(200);
+      expect(json<{ options: { lists: string[] } }>(named).options.lists).toEqual(["UK"]);
+      const preset = await world.post("/v1/screenings/check", { fullName: "Ada Example", options: { coveragePreset: "full" } });
+      expect(preset.status).toBe(200);
+      expect(json<{ options: { lists: string[] } }>(preset).options.lists).toEqual(["OFAC", "UK"]);
+    } finally {
+      enable(["OFAC", "EU", "UK", "UN", "WIKIDATA"]);
+      profile({});
+    }
   });
 
   test("a narrower coverage preset is blamed on coveragePreset", async () => {
