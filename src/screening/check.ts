@@ -21,6 +21,21 @@ export const CheckInput = z
   .describe("A subject to screen, with optional per-request options. Unknown fields are rejected.");
 export type CheckInput = z.input<typeof CheckInput>;
 
+/**
+ * The overrides as the idempotency hash compares them: an absent field and a null one both keep the
+ * profile's value, and lists and PEP tiers are sets, so a retry that rebuilds the body with
+ * `"threshold": null`, without `options`, or with its lists in another order is the same request (as
+ * "Russia" and "RU" are the same subject), and replays instead of being refused as a different one.
+ */
+function requestedOptions(overrides: RiskProfileOverrides): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(overrides)) {
+    if (value === null || value === undefined) continue;
+    out[name] = name === "lists" || name === "pepTiers" ? [...new Set(value as string[])].sort() : value;
+  }
+  return out;
+}
+
 export interface CheckArgs {
   tenantId: string;
   input: unknown;
@@ -38,7 +53,7 @@ export async function checkScreening(deps: ScreeningDeps, args: CheckArgs): Prom
   const parsed = parseInput(CheckInput, args.input, "Screening request");
   const subject = normaliseSubject(parsed);
   const overrides = parsed.options ?? {};
-  const claim = idempotencyClaim(args.idempotencyKey, "check", { subject, options: overrides });
+  const claim = idempotencyClaim(args.idempotencyKey, "check", { subject, options: requestedOptions(overrides) });
   const now = deps.clock.now();
   if (claim) {
     const original = findReplay(deps.db, args.tenantId, claim, now);

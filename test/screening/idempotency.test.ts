@@ -47,6 +47,28 @@ describe("Idempotency-Key on check", () => {
     expect(world.usedThisMonth()).toBe(used);
   });
 
+  test("options the same in effect are the same request: null and absent, lists in another order", async () => {
+    const base = { fullName: "Perpetua Vallancourt", userReference: "idem-options" };
+    const first = await world.post("/v1/screenings/check", { ...base, options: { lists: ["WIKIDATA", "UN", "UK", "EU", "OFAC"], pepTiers: null } }, keyed("order-opt"));
+    expect(first.status).toBe(200);
+    const used = world.usedThisMonth();
+    const all = ["OFAC", "EU", "UK", "UN", "WIKIDATA"];
+    for (const options of [{ lists: all }, { lists: [...all, "OFAC"], threshold: null }]) {
+      const replay = await world.post("/v1/screenings/check", { ...base, options }, keyed("order-opt"));
+      expect(replay.status).toBe(200);
+      expect(replay.headers.get("idempotent-replayed")).toBe("true");
+      expect(json<{ id: string }>(replay).id).toBe(json<{ id: string }>(first).id);
+    }
+    // Without options at all is another request here: the profile's lists leave WIKIDATA out.
+    expectProblem(await world.post("/v1/screenings/check", base, keyed("order-opt")), 422, "IDEMPOTENCY_KEY_REUSED");
+    // And null options are the same as none.
+    const bare = await world.post("/v1/screenings/check", { fullName: "Octavia Brandywyne" }, keyed("order-bare"));
+    const nulls = await world.post("/v1/screenings/check", { fullName: "Octavia Brandywyne", options: { threshold: null } }, keyed("order-bare"));
+    expect(nulls.headers.get("idempotent-replayed")).toBe("true");
+    expect(json<{ id: string }>(nulls).id).toBe(json<{ id: string }>(bare).id);
+    expect(world.usedThisMonth()).toBe(used + 1);
+  });
+
   test("keys are per tenant: another tenant's identical key is a new request", async () => {
     const a = json<{ id: string }>(await world.post("/v1/screenings/check", { fullName: "Jane Roe" }, keyed("shared-key")));
     const other = makeTenant(world.lists.server.ctx);
