@@ -1,8 +1,37 @@
+import { z } from "zod";
 import { appendAudit } from "@/audit/append";
 import type { AppContext, CallMeta } from "@/context";
 import { ServiceError } from "@/errors";
-import { writeTx } from "@/storage/db";
-import { getOutboxRowInTenant, toDelivery, type WebhookDelivery } from "./deliveries";
+import { parseInput } from "@/lib/validate";
+import { type Db, writeTx } from "@/storage/db";
+import { deliveryWhere, getOutboxRowInTenant, toDelivery, type WebhookDelivery } from "./deliveries";
+
+// What a redelivery does to one row, by its status: the single and the bulk redelivery both go
+// through these two, in the caller's write transaction. Each returns the rows changed (0 when the
+// row is no longer in the status it was read in).
+
+/**
+ * A pending delivery due now, in the same series with the same attempt count. Never later than it
+ * was: a row already due keeps its place in the claim order.
+ */
+function makeDueNow(db: Db, id: string, at: string): number {
+  return db.sqlite
+    .query<unknown, [string, string]>("UPDATE webhook_outbox SET next_attempt_at = min(next_attempt_at, ?1) WHERE id = ?2 AND status = 'pending'")
+    .run(at, id).changes;
+}
+
+/** A delivered or dead delivery queued again as a new attempt series, due now, with a fresh attempt budget. */
+function startNewSeries(db: Db, id: string, from: "delivered" | "dead", at: string): number {
+  return db.sqlite
+    .query<unknown, [string, string, string]>(
+      `UPDATE webhook_outbox
+          SET status = 'pending', series = series + 1, attempts = 0, next_attempt_at = ?1,
+              lease_owner = NULL, lease_expires_at = NULL, delivered_at = NULL, dead_at = NULL,
+              last_status_code = NULL, last_error = NULL
+        WHERE id = ?2 AND status = ?3`,
+    )
+    .run(at, id, from).changes;
+}
 
 /**
  * Sends a delivery again as soon as the dispatcher can:
@@ -24,16 +53,8 @@ export function redeliverWebhook(ctx: AppContext, args: { tenantId: string; id: 
     }
     const now = ctx.clock.now();
     const at = now.toISOString();
-    const sql =
-      row.status === "pending"
-        ? // Never later than it was: a row already due keeps its place in the claim order.
-          "UPDATE webhook_outbox SET next_attempt_at = min(next_attempt_at, ?1) WHERE id = ?2 AND status = ?3"
-        : `UPDATE webhook_outbox
-              SET status = 'pending', series = series + 1, attempts = 0, next_attempt_at = ?1,
-                  lease_owner = NULL, lease_expires_at = NULL, delivered_at = NULL, dead_at = NULL,
-                  last_status_code = NULL, last_error = NULL
-            WHERE id = ?2 AND status = ?3`;
-    ctx.db.sqlite.run(sql, [at, row.id, row.status]);
+    if (row.status === "pending") makeDueNow(ctx.db, row.id, at);
+    else startNewSeries(ctx.db, row.id, row.status, at);
     const series = row.status === "pending" ? row.series : row.series + 1;
     appendAudit(ctx.db, {
       chain: args.tenantId,
@@ -51,5 +72,106 @@ export function redeliverWebhook(ctx: AppContext, args: { tenantId: string; id: 
       },
     });
     return toDelivery(getOutboxRowInTenant(ctx.db, args.tenantId, args.id));
+  });
+}
+
+/** Deliveries redelivered by one bulk call at most; `more` in the answer says whether others match. */
+export const BULK_REDELIVERY_CAP = 10_000;
+
+/** The statuses a bulk redelivery selects: delivering is in flight, and a delivered one needs no recovery. */
+export const BULK_REDELIVERY_STATUSES = ["dead", "pending"] as const;
+export type BulkRedeliveryStatus = (typeof BULK_REDELIVERY_STATUSES)[number];
+
+const DATE_TIME = "must be an ISO 8601 date-time with a UTC offset, such as 2025-01-31T00:00:00Z or 2025-01-31T01:00:00+01:00";
+
+/** A bound of the range: a date-time with an offset (Z or ±hh:mm), a real calendar date (no 30 February); null is the same as absent. */
+const Instant = z.iso.datetime({ offset: true, error: DATE_TIME }).nullish();
+
+/** POST /v1/webhooks/deliveries/redeliver body. */
+export const BulkRedeliverInput = z
+  .object({
+    status: z
+      .enum(BULK_REDELIVERY_STATUSES, { error: (issue) => (issue.input === undefined ? "is required: dead or pending" : "must be one of dead, pending") })
+      .describe(
+        "dead: every dead delivery starts a new attempt series. pending: every delivery waiting for a retry becomes due now (those already due are left as they are)",
+      ),
+    createdFrom: Instant.describe("Only deliveries created at or after this instant (inclusive); ISO 8601 with an offset. Absent or null: no lower bound"),
+    createdTo: Instant.describe("Only deliveries created before this instant (exclusive); ISO 8601 with an offset. Absent or null: no upper bound"),
+  })
+  .strict()
+  .refine((input) => !input.createdFrom || !input.createdTo || Date.parse(input.createdFrom) < Date.parse(input.createdTo), {
+    path: ["createdTo"],
+    message: "must be later than createdFrom",
+  })
+  .describe("Which deliveries to redeliver: a status (required) and an optional range of createdAt");
+
+/** What a bulk redelivery did, with the filter it applied (instants in UTC, as createdAt is shown). */
+export interface BulkRedelivery {
+  redelivered: number;
+  /** Deliveries matching the same filter remain beyond the cap: call again. */
+  more: boolean;
+  status: BulkRedeliveryStatus;
+  createdFrom: string | null;
+  createdTo: string | null;
+}
+
+const utc = (value: string | null | undefined): string | null => (value ? new Date(value).toISOString() : null);
+
+/**
+ * Redelivers, in ONE write transaction, up to `cap` of a tenant's deliveries in a status and a
+ * createdAt range, oldest first (createdAt, then id), each exactly as redeliverWebhook would: dead
+ * ones start a new attempt series, pending ones waiting for a retry become due now. Pending ones
+ * already due are not selected (there is nothing to hurry), so a second call with the same filter
+ * takes the next ones, for either status. Delivering and delivered rows are never touched. One
+ * audit entry (webhook.redeliver_bulk) per call, also when nothing matched. The body is validated
+ * here (400 before anything is read or written).
+ */
+export function redeliverWebhooks(ctx: AppContext, args: { tenantId: string; input: unknown; cap?: number }, meta: CallMeta): BulkRedelivery {
+  const input = parseInput(BulkRedeliverInput, args.input, "Bulk redeliver request");
+  const cap = args.cap ?? BULK_REDELIVERY_CAP;
+  if (!Number.isInteger(cap) || cap < 1) throw new Error(`bulk redelivery cap must be a positive integer, not ${cap}`);
+  const filter = { status: input.status, createdFrom: utc(input.createdFrom), createdTo: utc(input.createdTo) };
+  return writeTx(ctx.db, () => {
+    const now = ctx.clock.now();
+    const at = now.toISOString();
+    // The status as a literal (deliveryWhere): for dead, SQLite reads the partial index
+    // webhook_outbox_dead (tenant_id, created_at, id) in this very order.
+    const where = deliveryWhere(args.tenantId, { status: filter.status });
+    const parts = [where.sql];
+    const params: (string | number)[] = [...where.params];
+    if (filter.createdFrom) {
+      parts.push("created_at >= ?");
+      params.push(filter.createdFrom);
+    }
+    if (filter.createdTo) {
+      parts.push("created_at < ?");
+      params.push(filter.createdTo);
+    }
+    if (filter.status === "pending") {
+      // Waiting for a retry, not already due. The unary + keeps the planner off webhook_outbox_claim
+      // (every tenant's pending rows) in favour of the tenant's own rows in createdAt order.
+      parts.push("+next_attempt_at > ?");
+      params.push(at);
+    }
+    const ids = ctx.db.sqlite
+      .query<{ id: string }, (string | number)[]>(`SELECT id FROM webhook_outbox WHERE ${parts.join(" AND ")} ORDER BY created_at, id LIMIT ?`)
+      .all(...params, cap + 1)
+      .map((r) => r.id);
+    const more = ids.length > cap;
+    if (more) ids.length = cap;
+    let redelivered = 0;
+    for (const id of ids) redelivered += filter.status === "pending" ? makeDueNow(ctx.db, id, at) : startNewSeries(ctx.db, id, "dead", at);
+    // Read and written under the same write lock: every row selected is still in its status.
+    if (redelivered !== ids.length) throw new Error(`bulk redelivery changed ${redelivered} of ${ids.length} selected deliveries`);
+    appendAudit(ctx.db, {
+      chain: args.tenantId,
+      action: "webhook.redeliver_bulk",
+      targetType: "tenant",
+      targetId: args.tenantId,
+      at: now,
+      meta,
+      details: { ...filter, count: redelivered, firstId: ids[0] ?? null, lastId: ids.at(-1) ?? null, more },
+    });
+    return { redelivered, more, ...filter };
   });
 }

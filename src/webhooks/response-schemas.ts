@@ -3,6 +3,7 @@ import { BODY_CORRELATION_ID as correlationId, schemaComponent } from "@/http/op
 import { PEP_TIERS, type PepTier, SOURCE_LISTS } from "@/watchlists/entity";
 import { DELIVERY_STATUSES } from "./outbox-rows";
 import { WEBHOOK_EVENTS } from "./payload";
+import { BULK_REDELIVERY_CAP, BULK_REDELIVERY_STATUSES } from "./redeliver";
 
 /**
  * Response shapes of the delivery-log routes, for the OpenAPI description only: responses are not
@@ -75,6 +76,18 @@ export const WebhookDeliveryPageResponse = z
   })
   .describe("One page of the tenant's webhook deliveries, newest first.");
 
+export const WebhookBulkRedeliveryResponse = z
+  .object({
+    redelivered: z.number().int().min(0).describe(`Deliveries redelivered by this call (at most ${BULK_REDELIVERY_CAP.toLocaleString("en-US")})`),
+    more: z.boolean().describe("Deliveries matching the same filter remain beyond the cap: call again with the same body to take the next ones"),
+    status: z.enum(BULK_REDELIVERY_STATUSES).describe("The status selected, as sent"),
+    createdFrom: atOrNull("The inclusive lower bound on createdAt applied; null when none"),
+    createdTo: atOrNull("The exclusive upper bound on createdAt applied; null when none"),
+    correlationId,
+  })
+  .describe("What a bulk redelivery did, with the filter it applied.");
+
 export const WEBHOOK_DELIVERY_SCHEMA = schemaComponent("WebhookDelivery", WebhookDeliveryResponse.extend({ correlationId }));
 export const WEBHOOK_DELIVERY_DETAIL_SCHEMA = schemaComponent("WebhookDeliveryDetail", WebhookDeliveryDetailResponse);
 export const WEBHOOK_DELIVERY_PAGE_SCHEMA = schemaComponent("WebhookDeliveryPage", WebhookDeliveryPageResponse);
+export const WEBHOOK_BULK_REDELIVERY_SCHEMA = schemaComponent("WebhookBulkRedelivery", WebhookBulkRedeliveryResponse);

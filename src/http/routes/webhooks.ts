@@ -5,13 +5,18 @@ import { pathId } from "@/lib/validate";
 import { getDelivery, listDeliveries } from "@/webhooks/deliveries";
 import { DELIVERY_STATUSES } from "@/webhooks/outbox-rows";
 import { WEBHOOK_EVENTS } from "@/webhooks/payload";
-import { redeliverWebhook } from "@/webhooks/redeliver";
-import { WEBHOOK_DELIVERY_DETAIL_SCHEMA, WEBHOOK_DELIVERY_PAGE_SCHEMA, WEBHOOK_DELIVERY_SCHEMA } from "@/webhooks/response-schemas";
+import { BULK_REDELIVERY_CAP, BulkRedeliverInput, redeliverWebhook, redeliverWebhooks } from "@/webhooks/redeliver";
+import {
+  WEBHOOK_BULK_REDELIVERY_SCHEMA,
+  WEBHOOK_DELIVERY_DETAIL_SCHEMA,
+  WEBHOOK_DELIVERY_PAGE_SCHEMA,
+  WEBHOOK_DELIVERY_SCHEMA,
+} from "@/webhooks/response-schemas";
 import type { HttpDeps } from "../deps";
 import { guard, secured } from "../guard";
 import { media } from "../media";
 import { JSON_ONLY } from "../negotiate";
-import { jsonResponse, NO_QUERY, NO_QUERY_PROBLEM, problemResponses } from "../openapi";
+import { jsonRequestBody, jsonResponse, NO_QUERY, NO_QUERY_PROBLEM, problemResponses } from "../openapi";
 import { Paging } from "../paging";
 import { callMeta } from "../request-state";
 
@@ -27,8 +32,14 @@ const DeliveryQuery = z
 
 const DeliveryParams = z.object({ id: pathId("Delivery id (also sent as X-AML-Delivery)") }).strict();
 
+export interface WebhookRouteOptions {
+  /** Deliveries one bulk redelivery takes at most; default BULK_REDELIVERY_CAP (a test sets a small one). */
+  bulkRedeliveryCap?: number;
+}
+
 /** The tenant's webhook delivery log and manual redelivery. `wake` nudges the dispatcher after a redelivery. */
-export function webhookRoutes(deps: HttpDeps, wake: () => void = () => undefined) {
+export function webhookRoutes(deps: HttpDeps, wake: () => void = () => undefined, options: WebhookRouteOptions = {}) {
+  const cap = options.bulkRedeliveryCap ?? BULK_REDELIVERY_CAP;
   return new Elysia()
     .use(guard(deps))
     .use(media())
@@ -53,6 +64,38 @@ export function webhookRoutes(deps: HttpDeps, wake: () => void = () => undefined
             200: jsonResponse("One page of deliveries", WEBHOOK_DELIVERY_PAGE_SCHEMA),
             ...problemResponses([400, 401, 403, 406], {
               400: "An unknown status or event, an empty screeningId, skip or take out of range (each named in errors[]), or an unknown query parameter.",
+            }),
+          },
+        },
+      },
+    )
+    // A static path: Elysia's router prefers it to /v1/webhooks/deliveries/:id whatever the order, and
+    // GET /v1/webhooks/deliveries/redeliver stays the read of a delivery id "redeliver" (404).
+    .post(
+      "/v1/webhooks/deliveries/redeliver",
+      ({ caller, body, request, set }) => {
+        // Validated by the verb, once (BulkRedeliverInput).
+        const result = redeliverWebhooks(deps, { tenantId: caller.tenantId, input: body, cap }, callMeta(caller, request));
+        wake();
+        set.status = 202;
+        return result;
+      },
+      {
+        tenant: "Screening.Write",
+        produces: JSON_ONLY,
+        jsonBody: "required",
+        query: NoQuery,
+        detail: {
+          ...secured("Screening.Write", {
+            summary: "Send many deliveries again now: every dead one, or every one waiting for a retry",
+            description: `For recovery after a receiver outage. Body: \`status\` (required: \`dead\` or \`pending\`) and optionally \`createdFrom\` (inclusive) and \`createdTo\` (exclusive), ISO 8601 date-times with an offset bounding the deliveries' createdAt (null is the same as absent). In ONE transaction, the tenant's deliveries in that status and range, oldest first (createdAt, then id), at most ${cap.toLocaleString("en-US")} per call, get exactly what POST /v1/webhooks/deliveries/{id}/redeliver does: a dead delivery starts a new attempt series (same X-AML-Delivery id and body, a fresh timestamp and signature, the full retry schedule); a pending delivery waiting for a retry becomes due now, in the same series, with its attempt count unchanged (pending deliveries already due are left as they are and not counted). Deliveries being attempted (delivering) or delivered are never touched, nor another tenant's. 202 with \`redelivered\` (how many), \`more\` (true when deliveries matching the same filter remain beyond the cap: send the same request again to take the next ones) and the filter applied (instants in UTC); a filter that matches nothing is 202 with redelivered 0. Audited as ONE webhook.redeliver_bulk entry on the tenant (status, createdFrom, createdTo, count, firstId, lastId, more), also when nothing matched. A missing or unknown status, a malformed date-time, createdFrom not before createdTo, an unknown field or an empty body is 400 (each field named in errors[]); a 400, a 406 (Accept allows no JSON type) or a 415 (a Content-Type other than application/json or application/*+json) is answered before anything changes: no delivery is touched and nothing is audited. ${NO_QUERY}`,
+            tags: ["Webhooks"],
+          }),
+          requestBody: jsonRequestBody(BulkRedeliverInput),
+          responses: {
+            202: jsonResponse("How many deliveries were redelivered, whether more match, and the filter applied", WEBHOOK_BULK_REDELIVERY_SCHEMA),
+            ...problemResponses([400, 401, 403, 406, 413, 415], {
+              400: "A missing or unknown status, a malformed date-time, createdFrom not before createdTo, an unknown field (each named in errors[]), an empty body, malformed JSON or an unknown query parameter. Nothing changes and nothing is audited.",
             }),
           },
         },
