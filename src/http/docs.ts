@@ -4,6 +4,7 @@ import swaggerBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "f
 import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
 import { ServiceError } from "@/errors";
 import type { HttpDeps } from "./deps";
+import { WEBHOOK_OPENAPI } from "@/webhooks/openapi";
 import { finishDocument, OPENAPI_COMPONENTS, type OpenApiDocument } from "./openapi";
 
 /** Swagger UI assets embedded in the binary: the explorer must work on an air-gapped network. */
@@ -53,6 +54,7 @@ function documentSource(app: () => AnyElysia) {
       openapi: OPENAPI_VERSION,
       info: DOCUMENTATION.info,
       paths: generated.paths,
+      webhooks: WEBHOOK_OPENAPI,
       components: { ...DOCUMENTATION.components, schemas: { ...(generated.components?.["schemas"] as object), ...DOCUMENTATION.components.schemas } },
     };
     cached = { routes: routes.length, text: JSON.stringify(finishDocument(doc, routes)) };

@@ -277,7 +277,8 @@ function collectComponents(node: unknown, into: Record<string, unknown>, seen: S
  * Completes the generated document: a route's declared `parameters` are kept beside the generated
  * path and query parameters (the generator replaces them), every operation gets the X-Correlation-Id
  * parameter and every declared response the X-Correlation-Id header, and each SchemaComponent used
- * is published under components.schemas. The operations are fresh objects; route details are not changed.
+ * is published under components.schemas (those the `webhooks` entries use too). The operations are
+ * fresh objects; route details are not changed.
  */
 export function finishDocument(doc: OpenApiDocument, routes: readonly RouteLike[]): OpenApiDocument {
   for (const route of routes) {
@@ -301,7 +302,7 @@ export function finishDocument(doc: OpenApiDocument, routes: readonly RouteLike[
     }
   }
   const schemas: Record<string, unknown> = {};
-  collectComponents(doc.paths, schemas, new Set());
+  collectComponents([doc.paths, doc["webhooks"]], schemas, new Set());
   const components = (doc.components ?? {}) as { schemas?: Record<string, unknown> };
   doc.components = { ...components, schemas: { ...components.schemas, ...schemas } };
   return doc;

@@ -30,17 +30,17 @@ export const WebhookDeliveryResponse = z
   })
   .describe("A webhook delivery: its state and last outcome. Never the signing secret.");
 
-const PayloadResponse = z
+export const WebhookPayloadBody = z
   .object({
-    event: z.enum(WEBHOOK_EVENTS),
+    event: z.enum(WEBHOOK_EVENTS).describe("The event type, also sent as X-AML-Event"),
     screeningId: z.uuid(),
-    userReference: z.string().nullable(),
+    userReference: z.string().nullable().describe("The caller's reference; null when none was given. Never a subject's or an entity's name"),
     isMatch: z.boolean(),
     score: z.number(),
-    decision: z.string(),
+    decision: z.enum(["Clear", "Review", "Match"]),
     riskScore: z.number().int(),
-    riskBand: z.string(),
-    createdAt: z.string(),
+    riskBand: z.enum(["Low", "Medium", "High", "Critical"]),
+    createdAt: z.string().describe("When the screening was made (ISO 8601 with offset)"),
     classification: z.enum(["sanctions", "pep", "adverse_media"]).nullable(),
     pepTiers: z.array(z.enum(PEP_TIERS as readonly PepTier[] as [PepTier, ...PepTier[]])),
     sourceLists: z.array(z.enum(SOURCE_LISTS)),
@@ -61,7 +61,7 @@ const WebhookAttemptResponse = z.object({
 });
 
 export const WebhookDeliveryDetailResponse = WebhookDeliveryResponse.extend({
-  payload: PayloadResponse,
+  payload: WebhookPayloadBody,
   attempts: z.array(WebhookAttemptResponse).describe("Every attempt of every series, oldest first"),
   correlationId,
 }).describe("A webhook delivery with its signed payload and every attempt.");
@@ -91,3 +91,4 @@ export const WEBHOOK_DELIVERY_SCHEMA = schemaComponent("WebhookDelivery", Webhoo
 export const WEBHOOK_DELIVERY_DETAIL_SCHEMA = schemaComponent("WebhookDeliveryDetail", WebhookDeliveryDetailResponse);
 export const WEBHOOK_DELIVERY_PAGE_SCHEMA = schemaComponent("WebhookDeliveryPage", WebhookDeliveryPageResponse);
 export const WEBHOOK_BULK_REDELIVERY_SCHEMA = schemaComponent("WebhookBulkRedelivery", WebhookBulkRedeliveryResponse);
+export const WEBHOOK_PAYLOAD_SCHEMA = schemaComponent("WebhookPayload", WebhookPayloadBody);
