@@ -19,7 +19,7 @@ export interface WebhookExtensionOptions {
   slots?: number;
   /** Deliveries in flight at once for a tenant whose receiver is slow; default SLOW_TENANT_SLOTS (4). */
   slowTenantSlots?: number;
-  /** Lease per claimed delivery; default 2 × webhooks.timeoutMs + 30 s (DNS, POST, commit). */
+  /** Lease per claimed delivery; default 2 × webhooks.timeoutMs + 30 s: the attempt (its DNS lookup included), its record's commit, and room for a stalled machine. */
   leaseMs?: number;
   fetch?: FetchFn;
   lookup?: LookupFn;

@@ -108,8 +108,10 @@ export const BulkRedeliverInput = z
 /** What a bulk redelivery did, with the filter it applied (instants in UTC, as createdAt is shown). */
 export interface BulkRedelivery {
   redelivered: number;
-  /** Deliveries matching the same filter remain beyond the cap: call again. */
+  /** Deliveries matching the same filter remain beyond the cap: call again, from nextCreatedFrom. */
   more: boolean;
+  /** With more: the createdAt of the first delivery not taken, the createdFrom of the next call; else null. */
+  nextCreatedFrom: string | null;
   status: BulkRedeliveryStatus;
   createdFrom: string | null;
   createdTo: string | null;
@@ -121,8 +123,9 @@ const utc = (value: string | null | undefined): string | null => (value ? new Da
  * Redelivers, in ONE write transaction, up to `cap` of a tenant's deliveries in a status and a
  * createdAt range, oldest first (createdAt, then id), each exactly as redeliverWebhook would: dead
  * ones start a new attempt series, pending ones waiting for a retry become due now. Pending ones
- * already due are not selected (there is nothing to hurry), so a second call with the same filter
- * takes the next ones, for either status. Delivering and delivered rows are never touched. One
+ * already due are not selected (there is nothing to hurry). With more than `cap` matching, the
+ * answer's nextCreatedFrom is where the next call starts. Delivering and delivered rows are never
+ * touched. One
  * audit entry (webhook.redeliver_bulk) per call, also when nothing matched. The body is validated
  * here (400 before anything is read or written).
  */
@@ -148,17 +151,25 @@ export function redeliverWebhooks(ctx: AppContext, args: { tenantId: string; inp
       params.push(filter.createdTo);
     }
     if (filter.status === "pending") {
-      // Waiting for a retry, not already due. The unary + keeps the planner off webhook_outbox_claim
-      // (every tenant's pending rows) in favour of the tenant's own rows in createdAt order.
-      parts.push("+next_attempt_at > ?");
+      // Waiting for a retry, not already due: the range of webhook_outbox_claim (next_attempt_at, on
+      // pending rows only) after now, so the statement reads the waiting rows of every tenant and
+      // none of the tenant's delivered history; without it, the planner walks the tenant's every
+      // delivery in createdAt order (webhook_outbox_tenant) under the write lock.
+      parts.push("next_attempt_at > ?");
       params.push(at);
     }
-    const ids = ctx.db.sqlite
-      .query<{ id: string }, (string | number)[]>(`SELECT id FROM webhook_outbox WHERE ${parts.join(" AND ")} ORDER BY created_at, id LIMIT ?`)
-      .all(...params, cap + 1)
-      .map((r) => r.id);
-    const more = ids.length > cap;
-    if (more) ids.length = cap;
+    const index = filter.status === "pending" ? " INDEXED BY webhook_outbox_claim" : "";
+    const rows = ctx.db.sqlite
+      .query<{ id: string; created_at: string }, (string | number)[]>(
+        `SELECT id, created_at FROM webhook_outbox${index} WHERE ${parts.join(" AND ")} ORDER BY created_at, id LIMIT ?`,
+      )
+      .all(...params, cap + 1);
+    const more = rows.length > cap;
+    // Where the next call continues: the first row beyond the cap. A pending delivery hurried by this
+    // call may fail again and wait again before the next call; starting there keeps the next call
+    // from taking it again (and spending its attempts) instead of the ones it has not reached.
+    const nextCreatedFrom = more ? (rows[cap]?.created_at ?? null) : null;
+    const ids = rows.slice(0, cap).map((r) => r.id);
     let redelivered = 0;
     for (const id of ids) redelivered += filter.status === "pending" ? makeDueNow(ctx.db, id, at) : startNewSeries(ctx.db, id, "dead", at);
     // Read and written under the same write lock: every row selected is still in its status.
@@ -170,8 +181,8 @@ export function redeliverWebhooks(ctx: AppContext, args: { tenantId: string; inp
       targetId: args.tenantId,
       at: now,
       meta,
-      details: { ...filter, count: redelivered, firstId: ids[0] ?? null, lastId: ids.at(-1) ?? null, more },
+      details: { ...filter, count: redelivered, firstId: ids[0] ?? null, lastId: ids.at(-1) ?? null, more, nextCreatedFrom },
     });
-    return { redelivered, more, ...filter };
+    return { redelivered, more, nextCreatedFrom, ...filter };
   });
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { BODY_CORRELATION_ID as correlationId, schemaComponent } from "@/http/openapi";
+import { Decision, RiskBand } from "@/screening/schemas";
 import { PEP_TIERS, type PepTier, SOURCE_LISTS } from "@/watchlists/entity";
 import { DELIVERY_STATUSES } from "./outbox-rows";
 import { WEBHOOK_EVENTS } from "./payload";
@@ -37,9 +38,9 @@ export const WebhookPayloadBody = z
     userReference: z.string().nullable().describe("The caller's reference; null when none was given. Never a subject's or an entity's name"),
     isMatch: z.boolean(),
     score: z.number(),
-    decision: z.enum(["Clear", "Review", "Match"]),
+    decision: Decision,
     riskScore: z.number().int(),
-    riskBand: z.enum(["Low", "Medium", "High", "Critical"]),
+    riskBand: RiskBand,
     createdAt: z.string().describe("When the screening was made (ISO 8601 with offset)"),
     classification: z.enum(["sanctions", "pep", "adverse_media"]).nullable(),
     pepTiers: z.array(z.enum(PEP_TIERS as readonly PepTier[] as [PepTier, ...PepTier[]])),
@@ -79,7 +80,10 @@ export const WebhookDeliveryPageResponse = z
 export const WebhookBulkRedeliveryResponse = z
   .object({
     redelivered: z.number().int().min(0).describe(`Deliveries redelivered by this call (at most ${BULK_REDELIVERY_CAP.toLocaleString("en-US")})`),
-    more: z.boolean().describe("Deliveries matching the same filter remain beyond the cap: call again with the same body to take the next ones"),
+    more: z.boolean().describe("Deliveries matching the same filter remain beyond the cap: call again from nextCreatedFrom to take the next ones"),
+    nextCreatedFrom: atOrNull(
+      "With more: the createdAt of the first delivery not taken; send the same body with createdFrom set to it for the next ones. Null otherwise",
+    ),
     status: z.enum(BULK_REDELIVERY_STATUSES).describe("The status selected, as sent"),
     createdFrom: atOrNull("The inclusive lower bound on createdAt applied; null when none"),
     createdTo: atOrNull("The exclusive upper bound on createdAt applied; null when none"),

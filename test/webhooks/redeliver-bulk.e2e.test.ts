@@ -220,6 +220,7 @@ describe("which deliveries a call takes", () => {
       firstId: ids[1],
       lastId: ids[3],
       more: false,
+      nextCreatedFrom: null,
     });
     expect(json<Json>(await send(w, "/v1/audit/verify")).intact).toBe(true);
   });
@@ -237,10 +238,13 @@ describe("which deliveries a call takes", () => {
     await receiver.waitUntil(() => outboxStatuses(server.ctx, tenant.tenant.id).dead === 6);
     receiver.failWith = null;
 
-    expect(accepted(await bulk(w, { status: "dead" }))).toMatchObject({ redelivered: 3, more: true });
+    const first = accepted(await bulk(w, { status: "dead" }));
+    // The next call starts at the first delivery not taken: the second of the two sharing 10:02.
+    expect(first).toMatchObject({ redelivered: 3, more: true, nextCreatedFrom: "2025-03-01T10:02:00.000Z" });
+    expect(created(oldestFirst[3] ?? "")).toBe("2025-03-01T10:02:00.000Z");
     expect(seriesOf(w, oldestFirst)).toEqual([2, 2, 2, 1, 1, 1]);
     // Exactly the cap left: none remain beyond it.
-    expect(accepted(await bulk(w, { status: "dead" }))).toMatchObject({ redelivered: 3, more: false });
+    expect(accepted(await bulk(w, { status: "dead", createdFrom: first.nextCreatedFrom }))).toMatchObject({ redelivered: 3, more: false, nextCreatedFrom: null });
     expect(seriesOf(w, oldestFirst)).toEqual([2, 2, 2, 2, 2, 2]);
     expect(accepted(await bulk(w, { status: "dead" }))).toMatchObject({ redelivered: 0, more: false });
     await receiver.waitUntil(() => receiver.delivered.length === 6);
@@ -292,6 +296,37 @@ describe("which deliveries a call takes", () => {
     }
     // Nothing waits any more: a second call finds nothing.
     expect(accepted(await bulk(w, { status: "pending" })).redelivered).toBe(0);
+  });
+});
+
+describe("pending past the cap", () => {
+  test("the next call from nextCreatedFrom reaches the deliveries behind the cap, not the ones hurried before that failed again", async () => {
+    // Jitter fixed at half: each retry waits 45 min.
+    world = await startWorld({ retryDelaysMs: [3_600_000], maxAttempts: 5, intervalMs: 25, random: () => 0.5 }, 2);
+    const w = world;
+    const { server, receiver, tenant } = w;
+    receiver.failWith = 500;
+    const ids = enqueueAt(w, tenant.tenant.id, ["2025-04-01T10:00:00Z", "2025-04-01T10:01:00Z", "2025-04-01T10:02:00Z", "2025-04-01T10:03:00Z"]);
+    w.wake();
+    const attempts = () => ids.map((id) => row(w, id).attempts);
+    const waiting = () => ids.map((id) => row(w, id)).filter((r) => r.status === "pending" && Date.parse(r.next_attempt_at ?? "") > Date.now()).length;
+    await receiver.waitUntil(() => waiting() === 4 && attempts().every((n) => n === 1));
+
+    // The receiver still fails: the two oldest are hurried, fail again and wait again.
+    const first = accepted(await bulk(w, { status: "pending" }));
+    expect(first).toMatchObject({ redelivered: 2, more: true, nextCreatedFrom: "2025-04-01T10:02:00.000Z" });
+    await receiver.waitUntil(() => waiting() === 4 && attempts().join() === "2,2,1,1");
+
+    // From the cursor: the two behind the cap, whatever became of the first two.
+    expect(accepted(await bulk(w, { status: "pending", createdFrom: first.nextCreatedFrom }))).toMatchObject({ redelivered: 2, more: false });
+    await receiver.waitUntil(() => waiting() === 4 && attempts().join() === "2,2,2,2");
+    // The same body again would have taken the first two a third time: they are the oldest waiting.
+    const audit = (await bulkAudit(w)).map((e) => e.details as Json);
+    expect(audit.map((d) => [d.firstId, d.lastId])).toEqual([
+      [ids[2], ids[3]],
+      [ids[0], ids[1]],
+    ]);
+    expect(outboxStatuses(server.ctx, tenant.tenant.id)).toEqual({ pending: 4 });
   });
 });
 
@@ -361,8 +396,8 @@ describe("refused before anything changes", () => {
     expect(row(w, id)).toEqual(before);
     const details = (await bulkAudit(w)).map((e) => e.details);
     expect(details).toEqual([
-      { status: "pending", createdFrom: null, createdTo: null, count: 0, firstId: null, lastId: null, more: false },
-      { status: "dead", createdFrom: "2020-01-01T00:00:00.000Z", createdTo: null, count: 0, firstId: null, lastId: null, more: false },
+      { status: "pending", createdFrom: null, createdTo: null, count: 0, firstId: null, lastId: null, more: false, nextCreatedFrom: null },
+      { status: "dead", createdFrom: "2020-01-01T00:00:00.000Z", createdTo: null, count: 0, firstId: null, lastId: null, more: false, nextCreatedFrom: null },
     ]);
 
     // GET on the static path is the read of a delivery whose id is "redeliver": 404, as for any unknown id.
