@@ -49,7 +49,7 @@ function resolve(profileJson: string | null, enabledJson: string, overrides: Ris
   const notEnabled = (overrides.lists ?? []).filter((list) => !enabled.has(list));
   if (notEnabled.length > 0) {
     const message = `${notEnabled.join(", ")} ${notEnabled.length === 1 ? "is" : "are"} not enabled for this tenant (enabled: ${[...enabled].join(", ")})`;
-    throw new ServiceError("VALIDATION_FAILED", `The request's options.lists names lists this tenant cannot screen against: ${message}.`, {
+    throw new ServiceError("VALIDATION_FAILED", `The selected lists include some this tenant cannot screen against: ${message}.`, {
       fieldIssues: [{ field: "options.lists", message }],
     });
   }

@@ -8,8 +8,8 @@ import { SCREENING_ORIGINS } from "./types";
 /** Response shapes for the OpenAPI description only: responses are not validated at run time. */
 const Source = z.enum(SOURCE_LISTS);
 const Tier = z.enum(PEP_TIERS as readonly PepTier[] as [PepTier, ...PepTier[]]);
-const Decision = z.enum(["Clear", "Review", "Match"]).describe("Clear: nothing counted. Match: a strong match (score ≥ 0.95). Review: a human must look.");
-const RiskBand = z.enum(["Low", "Medium", "High", "Critical"]).describe("Low < 25 ≤ Medium < 50 ≤ High < 75 ≤ Critical, from riskScore.");
+export const Decision = z.enum(["Clear", "Review", "Match"]).describe("Clear: nothing counted. Match: a strong match (score ≥ 0.95). Review: a human must look.");
+export const RiskBand = z.enum(["Low", "Medium", "High", "Critical"]).describe("Low < 25 ≤ Medium < 50 ≤ High < 75 ≤ Critical, from riskScore.");
 const Classification = z.enum(["sanctions", "pep", "adverse_media"]).nullable().describe("The top classification; null on a clean screen.");
 const AdverseMedia = z
   .enum(["Skipped", "Ok", "Stale", "Unavailable"])

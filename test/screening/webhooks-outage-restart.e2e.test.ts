@@ -14,8 +14,8 @@ import { duplicateIds, startWebhookReceiver } from "../helpers/webhook-receiver"
  * arrives for the failed bulk row or for the read.
  */
 const PERSONAL = ["Dmitri", "Korvalev", "KORVALEV", "Ottoline", "Vanderloop", "VANDERLOOP", "Aldous", "Quentrell", "QUENTRELL"];
-/** Retries every 200-400 ms for up to 30 attempts: the outage below is well inside the window. */
-const WEBHOOKS = { retryDelaysMs: [400], maxAttempts: 30, intervalMs: 25, leaseMs: 5_000 };
+/** Retries every 200-400 ms for up to 300 attempts (a minute or more): the outage below is well inside the window, however slow the machine. */
+const WEBHOOKS = { retryDelaysMs: [400], maxAttempts: 300, intervalMs: 25, leaseMs: 5_000 };
 const FLAGS = { webhooks: { allowPrivateNetworks: ["127.0.0.1"], timeoutMs: 2_000 } };
 
 const dataDir = tempDataDir("aml-outage-restart-");
