@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { loadConfig } from "@/config";
+import { type WebhookRouteOptions, webhookRoutes } from "@/http/routes/webhooks";
+import type { ServerExtension } from "@/server";
 import type { AppContext } from "@/context";
 import { systemClock } from "@/lib/clock";
 import { createLogger } from "@/lib/logger";
@@ -89,10 +91,16 @@ export function serverFlags(timeoutMs = 2_000) {
 }
 
 /** The real server with the webhook extension, a real receiver, and a tenant pointed at it. */
-export async function startWebhookWorld(options: WebhookExtensionOptions = FAST, timeoutMs?: number): Promise<WebhookWorld> {
+export async function startWebhookWorld(
+  options: WebhookExtensionOptions = FAST,
+  timeoutMs?: number,
+  routeOptions?: WebhookRouteOptions,
+): Promise<WebhookWorld> {
   const receiver = await startWebhookReceiver();
   const extension = webhookExtension(options);
-  const server = await startTestServer({ flags: serverFlags(timeoutMs), extensions: [extension] });
+  // Route options (a small bulk redelivery cap) replace the extension's routes with the same routes so configured.
+  const served: ServerExtension = routeOptions ? { ...extension, routes: (deps) => webhookRoutes(deps, () => extension.wake(), routeOptions) } : extension;
+  const server = await startTestServer({ flags: serverFlags(timeoutMs), extensions: [served] });
   const tenant = makeTenant(server.ctx, { webhookUrl: receiver.url });
   receiver.secret = tenant.webhookSigningSecret ?? "";
   return {

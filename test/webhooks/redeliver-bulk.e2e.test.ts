@@ -1,19 +1,16 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import type { z } from "zod";
-import { webhookRoutes } from "@/http/routes/webhooks";
-import type { ServerExtension } from "@/server";
 import { writeTx } from "@/storage/db";
 import { issueApiKey } from "@/tenants/keys";
 import { enqueueWebhook } from "@/webhooks/enqueue";
-import { type WebhookExtensionOptions, webhookExtension } from "@/webhooks/extension";
+import type { WebhookExtensionOptions, } from "@/webhooks/extension";
 import { webhookPayloadFromOutcome } from "@/webhooks/payload";
 import { WebhookBulkRedeliveryResponse } from "@/webhooks/response-schemas";
 import { type CallOptions, call, type Exchange, expectProblem, json } from "../helpers/api";
 import { expectDocumentedResponses, servedPaths, strictDeep } from "../helpers/openapi";
-import { startTestServer } from "../helpers/server";
 import { makeTenant } from "../helpers/tenants";
-import { expectEachDeliveredOnce, startWebhookReceiver } from "../helpers/webhook-receiver";
-import { enqueueEvents, outboxStatuses, sampleOutcome, serverFlags, type WebhookWorld } from "./fixtures";
+import { expectEachDeliveredOnce, } from "../helpers/webhook-receiver";
+import { enqueueEvents, outboxStatuses, sampleOutcome, startWebhookWorld, type WebhookWorld } from "./fixtures";
 
 /**
  * POST /v1/webhooks/deliveries/redeliver against the real server, a real SQLite file and a real
@@ -33,25 +30,8 @@ type BulkAnswer = z.output<typeof WebhookBulkRedeliveryResponse>;
 const BULK = "/v1/webhooks/deliveries/redeliver";
 
 /** startWebhookWorld, with the bulk redelivery's cap set on the routes when `cap` is given. */
-async function startWorld(options: WebhookExtensionOptions, cap?: number): Promise<WebhookWorld> {
-  const receiver = await startWebhookReceiver();
-  const extension = webhookExtension(options);
-  const extensions: ServerExtension[] = [
-    cap === undefined ? extension : { ...extension, routes: (deps) => webhookRoutes(deps, () => extension.wake(), { bulkRedeliveryCap: cap }) },
-  ];
-  const server = await startTestServer({ flags: serverFlags(), extensions });
-  const tenant = makeTenant(server.ctx, { webhookUrl: receiver.url });
-  receiver.secret = tenant.webhookSigningSecret ?? "";
-  return {
-    server,
-    receiver,
-    tenant,
-    wake: () => extension.wake(),
-    async close() {
-      await server.close();
-      await receiver.stop();
-    },
-  };
+function startWorld(options: WebhookExtensionOptions, cap?: number): Promise<WebhookWorld> {
+  return startWebhookWorld(options, undefined, cap === undefined ? undefined : { bulkRedeliveryCap: cap });
 }
 
 function send(w: WebhookWorld, path: string, options: CallOptions = {}): Promise<Exchange> {
