@@ -53,7 +53,7 @@ export async function checkScreening(deps: ScreeningDeps, args: CheckArgs): Prom
   const parsed = parseInput(CheckInput, args.input, "Screening request");
   const subject = normaliseSubject(parsed);
   const overrides = parsed.options ?? {};
-  const claim = idempotencyClaim(args.idempotencyKey, "check", { subject, options: requestedOptions(overrides) });
+  const claim = idempotencyClaim(args.idempotencyKey, "check", () => ({ subject, options: requestedOptions(overrides) }));
   const now = deps.clock.now();
   if (claim) {
     const original = findReplay(deps.db, args.tenantId, claim, now);

@@ -24,10 +24,14 @@ export function parseIdempotencyKey(header: string | null | undefined): string |
   return header;
 }
 
-/** The operation is part of the hash, so a key used for a check cannot replay as a rescreen. */
-export function idempotencyClaim(key: string | null, operation: string, body: unknown): IdempotencyClaim | null {
+/**
+ * The operation is part of the hash, so a key used for a check cannot replay as a rescreen. `request`
+ * gives the request as the hash compares it; it is built only when a key was sent, so the screens
+ * that send none (most of them) pay nothing for it.
+ */
+export function idempotencyClaim(key: string | null, operation: string, request: () => unknown): IdempotencyClaim | null {
   if (key === null) return null;
-  return { key, requestHash: sha256Hex(`${operation}\n${canonicalJson(body)}`) };
+  return { key, requestHash: sha256Hex(`${operation}\n${canonicalJson(request())}`) };
 }
 
 /**

@@ -22,7 +22,7 @@ export interface RescreenArgs {
  */
 export async function rescreenScreening(deps: ScreeningDeps, args: RescreenArgs): Promise<ScreenOutcome> {
   const original = getScreening(deps.db, args.tenantId, args.id);
-  const claim = idempotencyClaim(args.idempotencyKey, "rescreen", { rescreenOf: original.id });
+  const claim = idempotencyClaim(args.idempotencyKey, "rescreen", () => ({ rescreenOf: original.id }));
   const now = deps.clock.now();
   if (claim) {
     const replay = findReplay(deps.db, args.tenantId, claim, now);

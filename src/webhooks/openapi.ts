@@ -14,23 +14,19 @@ const header = (name: string, description: string, schema: Record<string, unknow
 /** The longest a delivery stays in retry: the caps' sum (half of it at the least). */
 const WINDOW_MS = DEFAULT_RETRY_DELAYS_MS.reduce((sum, cap) => sum + cap, 0);
 
-/** Hours and minutes, rounded to the minute: "29 h 51 min". */
-function formatSpan(ms: number): string {
-  const minutes = Math.round(ms / 60_000);
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-}
-
-function formatWait(ms: number): string {
+/** A wait as the description reads it: "10 s", "2 min", "8 h", "29 h 51 min" (minutes rounded). */
+function formatDuration(ms: number): string {
   if (ms < 60_000) return `${ms / 1000} s`;
-  if (ms < 3_600_000) return `${ms / 60_000} min`;
-  return `${ms / 3_600_000} h`;
+  const minutes = Math.round(ms / 60_000);
+  const parts = [Math.floor(minutes / 60) > 0 ? `${Math.floor(minutes / 60)} h` : "", minutes % 60 > 0 ? `${minutes % 60} min` : ""];
+  return parts.filter(Boolean).join(" ");
 }
 
 const DESCRIPTION = `Sent to the tenant's webhookUrl when a screening finishes: POST /v1/screenings/check, POST /v1/screenings/{id}/rescreen, and each successful row of POST /v1/screenings/bulk (none for a failed row or an idempotent replay). The body never carries a subject's or a matched entity's name.
 
 **Verify before trusting it**: compute HMAC-SHA256 over \`{X-AML-Timestamp}.{raw body}\` (the exact bytes received, before any JSON parsing) with the tenant's signing secret (the whole \`whsec_…\` string, shown once at onboarding), hex-encode it in lowercase, prefix \`sha256=\`, and compare with X-AML-Signature in constant time. Reject a timestamp more than 300 seconds from your clock. docs/webhooks.md has reference verifiers in JavaScript and Python, and \`aml webhook verify\` checks a captured delivery.
 
-**Answer quickly**: any 2xx within the timeout (AML_WEBHOOK_TIMEOUT_MS, default 5 s, resolving your name included) delivers it; do slow work after answering. Any other status (redirects are not followed), a connection error or no answer in time is a failed attempt, retried after waits drawn from [cap / 2, cap] for caps of ${DEFAULT_RETRY_DELAYS_MS.map(formatWait).join(", ")}: ${DEFAULT_RETRY_DELAYS_MS.length + 1} attempts, between ${formatSpan(WINDOW_MS / 2)} and ${formatSpan(WINDOW_MS)} in all. After the last one the delivery is dead, visible in GET /v1/webhooks/deliveries and redeliverable.
+**Answer quickly**: any 2xx within the timeout (AML_WEBHOOK_TIMEOUT_MS, default 5 s, resolving your name included) delivers it; do slow work after answering. Any other status (redirects are not followed), a connection error or no answer in time is a failed attempt, retried after waits drawn from [cap / 2, cap] for caps of ${DEFAULT_RETRY_DELAYS_MS.map(formatDuration).join(", ")}: ${DEFAULT_RETRY_DELAYS_MS.length + 1} attempts, between ${formatDuration(WINDOW_MS / 2)} and ${formatDuration(WINDOW_MS)} in all. After the last one the delivery is dead, visible in GET /v1/webhooks/deliveries and redeliverable.
 
 **Delivered at least once**: a delivery can arrive more than once (a retry after an answer that was lost, a redelivery, a stop mid-attempt); de-duplicate on X-AML-Delivery. Deliveries are not ordered: use createdAt.`;
 

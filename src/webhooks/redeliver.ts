@@ -6,22 +6,20 @@ import { parseInput } from "@/lib/validate";
 import { type Db, writeTx } from "@/storage/db";
 import { deliveryWhere, getOutboxRowInTenant, toDelivery, type WebhookDelivery } from "./deliveries";
 
-// What a redelivery does to one row, by its status: the single and the bulk redelivery both go
-// through these two, in the caller's write transaction. Each returns the rows changed (0 when the
-// row is no longer in the status it was read in).
-
 /**
- * A pending delivery due now, in the same series with the same attempt count. Never later than it
- * was: a row already due keeps its place in the claim order.
+ * What a redelivery does to one row, by the status it was read in, in the caller's write
+ * transaction; the single and the bulk redelivery both go through it. Returns the rows changed (0
+ * when the row is no longer in that status).
+ * - pending: due now, in the same series with the same attempt count. Never later than it was: a
+ *   row already due keeps its place in the claim order.
+ * - delivered or dead: queued again as a new attempt series, due now, with a fresh attempt budget.
  */
-function makeDueNow(db: Db, id: string, at: string): number {
-  return db.sqlite
-    .query<unknown, [string, string]>("UPDATE webhook_outbox SET next_attempt_at = min(next_attempt_at, ?1) WHERE id = ?2 AND status = 'pending'")
-    .run(at, id).changes;
-}
-
-/** A delivered or dead delivery queued again as a new attempt series, due now, with a fresh attempt budget. */
-function startNewSeries(db: Db, id: string, from: "delivered" | "dead", at: string): number {
+function redeliverRow(db: Db, row: { id: string; status: "pending" | "delivered" | "dead" }, at: string): number {
+  if (row.status === "pending") {
+    return db.sqlite
+      .query<unknown, [string, string]>("UPDATE webhook_outbox SET next_attempt_at = min(next_attempt_at, ?1) WHERE id = ?2 AND status = 'pending'")
+      .run(at, row.id).changes;
+  }
   return db.sqlite
     .query<unknown, [string, string, string]>(
       `UPDATE webhook_outbox
@@ -30,7 +28,7 @@ function startNewSeries(db: Db, id: string, from: "delivered" | "dead", at: stri
               last_status_code = NULL, last_error = NULL
         WHERE id = ?2 AND status = ?3`,
     )
-    .run(at, id, from).changes;
+    .run(at, row.id, row.status).changes;
 }
 
 /**
@@ -53,8 +51,7 @@ export function redeliverWebhook(ctx: AppContext, args: { tenantId: string; id: 
     }
     const now = ctx.clock.now();
     const at = now.toISOString();
-    if (row.status === "pending") makeDueNow(ctx.db, row.id, at);
-    else startNewSeries(ctx.db, row.id, row.status, at);
+    redeliverRow(ctx.db, { id: row.id, status: row.status }, at);
     const series = row.status === "pending" ? row.series : row.series + 1;
     appendAudit(ctx.db, {
       chain: args.tenantId,
@@ -171,7 +168,7 @@ export function redeliverWebhooks(ctx: AppContext, args: { tenantId: string; inp
     const nextCreatedFrom = more ? (rows[cap]?.created_at ?? null) : null;
     const ids = rows.slice(0, cap).map((r) => r.id);
     let redelivered = 0;
-    for (const id of ids) redelivered += filter.status === "pending" ? makeDueNow(ctx.db, id, at) : startNewSeries(ctx.db, id, "dead", at);
+    for (const id of ids) redelivered += redeliverRow(ctx.db, { id, status: filter.status }, at);
     // Read and written under the same write lock: every row selected is still in its status.
     if (redelivered !== ids.length) throw new Error(`bulk redelivery changed ${redelivered} of ${ids.length} selected deliveries`);
     appendAudit(ctx.db, {

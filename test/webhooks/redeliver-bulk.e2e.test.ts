@@ -30,6 +30,11 @@ type BulkAnswer = z.output<typeof WebhookBulkRedeliveryResponse>;
 const BULK = "/v1/webhooks/deliveries/redeliver";
 
 /** startWebhookWorld, with the bulk redelivery's cap set on the routes when `cap` is given. */
+/** One attempt and no retry: a failing receiver leaves each delivery dead at once. */
+const ONE_ATTEMPT: WebhookExtensionOptions = { retryDelaysMs: [], maxAttempts: 1, intervalMs: 25 };
+/** Retries an hour apart, jitter fixed at half: a failed delivery waits 45 min, pending. */
+const WAITS_45_MIN: WebhookExtensionOptions = { retryDelaysMs: [3_600_000], maxAttempts: 5, intervalMs: 25, random: () => 0.5 };
+
 function startWorld(options: WebhookExtensionOptions, cap?: number): Promise<WebhookWorld> {
   return startWebhookWorld(options, undefined, cap === undefined ? undefined : { bulkRedeliveryCap: cap });
 }
@@ -146,7 +151,7 @@ describe("bulk redelivery after an outage", () => {
   });
 
   test("another tenant's dead deliveries are neither counted nor touched, and its audit chain gets nothing", async () => {
-    world = await startWorld({ retryDelaysMs: [], maxAttempts: 1, intervalMs: 25 });
+    world = await startWorld(ONE_ATTEMPT);
     const w = world;
     const { server, receiver, tenant } = w;
     const other = makeTenant(server.ctx, { webhookUrl: receiver.url });
@@ -171,7 +176,7 @@ describe("bulk redelivery after an outage", () => {
 
 describe("which deliveries a call takes", () => {
   test("createdFrom is inclusive, createdTo exclusive, offsets honoured; the audit entry records the filter", async () => {
-    world = await startWorld({ retryDelaysMs: [], maxAttempts: 1, intervalMs: 25 });
+    world = await startWorld(ONE_ATTEMPT);
     const w = world;
     const { server, receiver, tenant } = w;
     receiver.failWith = 500;
@@ -206,7 +211,7 @@ describe("which deliveries a call takes", () => {
   });
 
   test("with a cap of 3, the oldest go first (createdAt, then id), more says whether any remain, and the next call takes the rest", async () => {
-    world = await startWorld({ retryDelaysMs: [], maxAttempts: 1, intervalMs: 25 }, 3);
+    world = await startWorld(ONE_ATTEMPT, 3);
     const w = world;
     const { server, receiver, tenant } = w;
     receiver.failWith = 500;
@@ -240,8 +245,7 @@ describe("which deliveries a call takes", () => {
   });
 
   test("status=pending makes deliveries waiting for a retry due now, same series and attempt count", async () => {
-    // Jitter fixed at half: each retry waits 45 min.
-    world = await startWorld({ retryDelaysMs: [3_600_000], maxAttempts: 5, intervalMs: 25, random: () => 0.5 });
+    world = await startWorld(WAITS_45_MIN);
     const w = world;
     const { server, receiver, tenant } = w;
     receiver.failWith = 500;
@@ -281,8 +285,7 @@ describe("which deliveries a call takes", () => {
 
 describe("pending past the cap", () => {
   test("the next call from nextCreatedFrom reaches the deliveries behind the cap, not the ones hurried before that failed again", async () => {
-    // Jitter fixed at half: each retry waits 45 min.
-    world = await startWorld({ retryDelaysMs: [3_600_000], maxAttempts: 5, intervalMs: 25, random: () => 0.5 }, 2);
+    world = await startWorld(WAITS_45_MIN, 2);
     const w = world;
     const { server, receiver, tenant } = w;
     receiver.failWith = 500;
@@ -312,7 +315,7 @@ describe("pending past the cap", () => {
 
 describe("refused before anything changes", () => {
   test("bad input is 400 naming the field, 406/415/403 likewise: no delivery changes and nothing is audited", async () => {
-    world = await startWorld({ retryDelaysMs: [], maxAttempts: 1, intervalMs: 25 });
+    world = await startWorld(ONE_ATTEMPT);
     const w = world;
     const { server, receiver, tenant } = w;
     receiver.failWith = 500;

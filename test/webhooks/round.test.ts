@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import type { AppContext } from "@/context";
 import type { FetchFn } from "@/webhooks/send";
 import type { LookupFn } from "@/webhooks/send-target";
 import { makeTenant } from "../helpers/tenants";
@@ -10,29 +11,39 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+/**
+ * A receiver on loopback that the tenant's URL names by a public host name, so the URL policy
+ * resolves the name at send time: the lookup given to the dispatcher answers for it, and
+ * `toLoopback` sends each POST to the receiver (the name does not exist outside these tests).
+ * `seen` is told of every POST before it goes.
+ */
+async function receiverBehindName(ctx: AppContext, seen: (input: string | URL | Request, init: Parameters<FetchFn>[1]) => void = () => {}) {
+  const receiver = await startWebhookReceiver();
+  cleanups.push(() => receiver.stop());
+  const port = new URL(receiver.url).port;
+  const tenant = makeTenant(ctx, { webhookUrl: `https://hooks.bank.example:${port}/aml` });
+  receiver.secret = tenant.webhookSigningSecret ?? "";
+  const toLoopback: FetchFn = (input, init) => {
+    seen(input, init);
+    return fetch(`${receiver.url.replace(/\/[^/]*$/, "")}${new URL(String(input)).pathname}`, init);
+  };
+  return { receiver, tenant, port, toLoopback };
+}
+
 describe("a dispatcher claim", () => {
   test("resolves and checks each tenant's receiver once per claim, not once per delivery", async () => {
     const ctx = memoryContext();
     cleanups.push(() => ctx.db.close());
-    const receiver = await startWebhookReceiver();
-    cleanups.push(() => receiver.stop());
-    // A public name, so the URL policy resolves it at send time; the POST itself goes to the
-    // receiver on loopback (the name does not exist outside this test).
-    const port = new URL(receiver.url).port;
-    const tenant = makeTenant(ctx, { webhookUrl: `https://hooks.bank.example:${port}/aml` });
-    receiver.secret = tenant.webhookSigningSecret ?? "";
+    const posted: string[] = [];
+    const { receiver, tenant, port, toLoopback } = await receiverBehindName(ctx, (input, init) => {
+      // Sent to the address checked, with the name in Host and as the TLS server name.
+      posted.push(`${new Headers(init.headers).get("host")} via ${new URL(String(input)).hostname} (${init.tls?.serverName})`);
+    });
 
     const resolved: string[] = [];
     const lookup: LookupFn = async (hostname) => {
       resolved.push(hostname);
       return [{ address: "93.184.216.34" }];
-    };
-    const posted: string[] = [];
-    const toLoopback: FetchFn = (input, init) => {
-      const url = new URL(String(input));
-      // Sent to the address checked, with the name in Host and as the TLS server name.
-      posted.push(`${new Headers(init.headers).get("host")} via ${url.hostname} (${init.tls?.serverName})`);
-      return fetch(`${receiver.url.replace(/\/[^/]*$/, "")}${url.pathname}`, init);
     };
     const round = dispatcherRounds(ctx, { retryDelayMs: 10, fetch: toLoopback, lookup });
 
@@ -82,19 +93,13 @@ describe("a dispatcher claim", () => {
     const timeoutMs = 1_000;
     const ctx = memoryContext(timeoutMs);
     cleanups.push(() => ctx.db.close());
-    const receiver = await startWebhookReceiver();
-    cleanups.push(() => receiver.stop());
-    const port = new URL(receiver.url).port;
-    const tenant = makeTenant(ctx, { webhookUrl: `https://hooks.bank.example:${port}/aml` });
-    receiver.secret = tenant.webhookSigningSecret ?? "";
+    const { receiver, tenant, toLoopback } = await receiverBehindName(ctx);
     // Each alone is inside the timeout; together they are not.
     receiver.delayMs = 700;
     const slowLookup: LookupFn = async () => {
       await Bun.sleep(600);
       return [{ address: "93.184.216.34" }];
     };
-    // The name resolves to a public address (as in the first test); the POST itself goes to the receiver on loopback.
-    const toLoopback: FetchFn = (input, init) => fetch(`${receiver.url.replace(/\/[^/]*$/, "")}${new URL(String(input)).pathname}`, init);
     const round = dispatcherRounds(ctx, { retryDelayMs: 60_000, fetch: toLoopback, lookup: slowLookup });
     enqueueEvents(ctx, tenant.tenant.id, 1);
     const started = performance.now();
