@@ -26,9 +26,34 @@ const SPELLINGS: Record<string, readonly string[]> = {
   t: ["t", "tt"],
   d: ["d", "dh"],
 };
-const DIGRAPHS = ["th", "dh", "sh", "kh", "gh"];
-const SHORT_VOWELS = new Set(["a", "e", "i", "o", "u"]);
-const LONG_VOWELS = new Set(["aa", "ee", "ii", "oo", "ou", "uu"]);
+/** Per ASCII code: the Latin spellings of that abjad letter, and of it followed by "h" (th, dh, sh, kh, gh). */
+const SINGLE_SPELLINGS: (readonly string[])[] = [];
+const DIGRAPH_SPELLINGS: (readonly string[] | undefined)[] = [];
+for (let code = 0; code < 128; code++) {
+  const letter = String.fromCharCode(code);
+  SINGLE_SPELLINGS.push(SPELLINGS[letter] ?? [letter]);
+  DIGRAPH_SPELLINGS.push(["th", "dh", "sh", "kh", "gh"].includes(`${letter}h`) ? SPELLINGS[`${letter}h`] : undefined);
+}
+const H = 104;
+
+function isShortVowel(code: number): boolean {
+  return code === 97 || code === 101 || code === 105 || code === 111 || code === 117; // a e i o u
+}
+
+/** aa, ee, ii, oo, ou, uu starting at j. */
+function isLongVowel(latin: string, j: number): boolean {
+  const a = latin.charCodeAt(j);
+  const b = latin.charCodeAt(j + 1);
+  return (isShortVowel(a) && a === b) || (a === 111 && b === 117);
+}
+
+/**
+ * States (i, j) already tried by the current search, as key i * 64 + j, marked with the search's
+ * stamp: called for every (query token, vocabulary token) pair across scripts while scoring, so a
+ * fresh Set per call was a large part of its cost.
+ */
+let tried = new Uint32Array(4096);
+let stamp = 0;
 
 /**
  * True when `latin` is a plausible vowelled spelling of the consonant transliteration `abjad`.
@@ -37,34 +62,44 @@ const LONG_VOWELS = new Set(["aa", "ee", "ii", "oo", "ou", "uu"]);
 export function abjadMatches(abjad: string, latin: string): boolean {
   // Vowels roughly double a consonant skeleton at most; far longer spellings only fit by accident.
   if (latin.length > 2 * abjad.length + 2) return false;
-  const seen = new Set<number>();
+  const keys = abjad.length * 64 + latin.length + 1;
+  if (keys > tried.length) tried = new Uint32Array(keys);
+  if (++stamp === 0xffffffff) {
+    tried.fill(0);
+    stamp = 1;
+  }
   const go = (i: number, j: number): boolean => {
     if (i === abjad.length) {
       // A trailing Latin vowel or "h" (ta marbuta written -a/-ah) is fine; a consonant is not.
-      for (let k = j; k < latin.length; k++) if (!SHORT_VOWELS.has(latin[k]!) && latin[k] !== "h") return false;
+      for (let k = j; k < latin.length; k++) {
+        const code = latin.charCodeAt(k);
+        if (!isShortVowel(code) && code !== H) return false;
+      }
       return true;
     }
     const key = i * 64 + j;
-    if (seen.has(key)) return false;
-    seen.add(key);
+    if (tried[key] === stamp) return false;
+    tried[key] = stamp;
+    const letter = abjad.charCodeAt(i);
     // A final abjad "h" may stand for a Latin final vowel ("osama" for "'smh").
-    if (i === abjad.length - 1 && abjad[i] === "h" && j === latin.length) return true;
+    if (i === abjad.length - 1 && letter === H && j === latin.length) return true;
     // A doubled abjad letter ("llh") may be one Latin letter ("allah" written with shadda elsewhere).
-    if (i > 0 && abjad[i] === abjad[i - 1] && go(i + 1, j)) return true;
-    const digraph = DIGRAPHS.find((d) => abjad.startsWith(d, i));
-    const unit = digraph ?? abjad[i]!;
-    for (const spelling of SPELLINGS[unit] ?? [unit]) {
+    if (i > 0 && letter === abjad.charCodeAt(i - 1) && go(i + 1, j)) return true;
+    const digraph = abjad.charCodeAt(i + 1) === H && letter < 128 ? DIGRAPH_SPELLINGS[letter] : undefined;
+    const spellings = digraph ?? (letter < 128 ? SINGLE_SPELLINGS[letter]! : [abjad[i]!]);
+    const unitLength = digraph ? 2 : 1;
+    for (const spelling of spellings) {
       if (latin.startsWith(spelling, j)) {
         let next = j + spelling.length;
         // A doubled consonant (shadda) is written once in the abjad form.
-        while (next < latin.length && latin[next] === latin[next - 1] && !SHORT_VOWELS.has(latin[next]!)) next++;
-        if (go(i + unit.length, next)) return true;
+        while (next < latin.length && latin.charCodeAt(next) === latin.charCodeAt(next - 1) && !isShortVowel(latin.charCodeAt(next))) next++;
+        if (go(i + unitLength, next)) return true;
       }
     }
     // Only short vowels go unwritten; a long one (oo, ee, aa) is written (و, ي, ا) in the script,
     // except at the start, where any-ascii renders the alif as an apostrophe that folding drops.
-    const long = j > 0 && LONG_VOWELS.has(latin.slice(j, j + 2));
-    return j < latin.length && SHORT_VOWELS.has(latin[j]!) && !long && go(i, j + 1);
+    const long = j > 0 && isLongVowel(latin, j);
+    return j < latin.length && isShortVowel(latin.charCodeAt(j)) && !long && go(i, j + 1);
   };
   return go(0, 0);
 }

@@ -62,19 +62,40 @@ function pairSim(index: MatchIndex, q: QueryToken, v: number): Expansion | null 
   return result;
 }
 
-/** A candidate pair written as one token; the folded spelling is computed only if needed. */
-interface Merged {
-  readonly text: string;
-  readonly abjad: boolean;
-  loose: string | null;
+/**
+ * Similarity of a query token and a candidate's adjacent pair written as one token ("nasr allah" →
+ * "nasrallah"), cached per query token by the pair's vocabulary ids: the candidates of one query
+ * share their common pairs ("al ali", "abd al"), and the folded spelling (fifteen regular
+ * expression passes) was most of what scoring a many-candidate name cost.
+ */
+function mergedSim(index: MatchIndex, q: QueryToken, a: number, b: number, abjad: boolean): number {
+  const first = index.vocab.strings[a]!;
+  const second = index.vocab.strings[b]!;
+  // Cheap gates first, before the pair is joined: most query tokens cannot be a spelling of it.
+  if (q.text.length < 4 || Math.abs(q.text.length - first.length - second.length) > 2) return 0;
+  if (!abjad && !q.form.abjad && q.text.charCodeAt(0) !== first.charCodeAt(0)) return 0;
+  const key = (a * index.vocab.size + b) * 2 + (abjad ? 1 : 0);
+  q.mergedSims ??= new Map();
+  const known = q.mergedSims.get(key);
+  if (known !== undefined) return known;
+  const text = first + second;
+  const sim = compareTokens(q.form, { text, loose: mergedLoose(index, key, text), abjad }).sim;
+  q.mergedSims.set(key, sim);
+  return sim;
 }
 
-function mergedSim(q: QueryToken, merged: Merged): number {
-  // Cheap gates first: most query tokens cannot be a spelling of the merged pair.
-  if (q.text.length < 4 || Math.abs(q.text.length - merged.text.length) > 2) return 0;
-  if (!merged.abjad && !q.form.abjad && q.text[0] !== merged.text[0]) return 0;
-  merged.loose ??= looseForm(merged.text);
-  return compareTokens(q.form, { text: merged.text, loose: merged.loose, abjad: merged.abjad }).sim;
+const MERGED_LOOSE_LIMIT = 50_000;
+
+/** The folded spelling of a merged pair, kept across queries (a pure function of the two tokens). */
+function mergedLoose(index: MatchIndex, key: number, text: string): string {
+  const cache = index.scratch.mergedLoose;
+  let loose = cache.get(key);
+  if (loose === undefined) {
+    if (cache.size >= MERGED_LOOSE_LIMIT) cache.clear();
+    loose = looseForm(text);
+    cache.set(key, loose);
+  }
+  return loose;
 }
 
 /**
@@ -107,14 +128,10 @@ export function align(index: MatchIndex, plan: QueryPlan, cand: CandidateName): 
   }
   for (let j = 0; j + 1 < nc; j++) {
     if ((cand.flags[j]! | cand.flags[j + 1]!) & TOKEN_NOISE) continue;
-    const merged: Merged = {
-      text: cand.texts[j]! + cand.texts[j + 1]!,
-      abjad: (cand.flags[j]! & cand.flags[j + 1]! & TOKEN_ABJAD) !== 0,
-      loose: null,
-    };
+    const abjad = (cand.flags[j]! & cand.flags[j + 1]! & TOKEN_ABJAD) !== 0;
     for (let i = 0; i < nq; i++) {
       if (bestSingle[i]! >= 0.95) continue;
-      const sim = mergedSim(plan.tokens[i]!, merged);
+      const sim = mergedSim(index, plan.tokens[i]!, cand.ids[j]!, cand.ids[j + 1]!, abjad);
       if (sim >= MERGE_MIN_SIM) options.push({ qStart: i, qEnd: i + 1, cStart: j, cEnd: j + 2, sim, kind: sim === 1 ? "exact" : "fuzzy" });
     }
   }

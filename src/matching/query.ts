@@ -18,6 +18,8 @@ export interface QueryToken {
    * query allocated.
    */
   sims: Map<number, Expansion | null> | null;
+  /** Candidate token pairs read as one token → similarity (align's mergedSim), built on first use. */
+  mergedSims: Map<number, number> | null;
 }
 
 /** Two adjacent query tokens written as one ("al qaida" → "alqaida"); covers tokens start, start+1. */
@@ -74,7 +76,7 @@ function makeToken(index: MatchIndex, text: string, flags: number, options: Expa
   const abjad = (flags & TOKEN_ABJAD) !== 0;
   const { form, expansions } = joined ? expandedToken(index, text, abjad, options, true) : cachedToken(index, text, abjad, options);
   const weight = tokenWeight(queryTokenWeight(index, expansions), flags, text.length);
-  return { text, form, flags, weight, expansions, sims: null };
+  return { text, form, flags, weight, expansions, sims: null, mergedSims: null };
 }
 
 export function planQuery(index: MatchIndex, raw: string, options: ExpandOptions): QueryPlan {

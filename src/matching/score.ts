@@ -98,14 +98,14 @@ export function scoreName(index: MatchIndex, plan: QueryPlan, nameId: number, ex
   const { weights: qWeights, texts: qTexts } = plan;
   const qUsed = new Array<boolean>(qTexts.length).fill(false);
   const cUsed = new Array<boolean>(cand.texts.length).fill(false);
+  const pairWeights = new Array<number>(pairs.length);
   let matched = 0;
   let pairWeight = 0;
   let uq = 0;
   let uc = 0;
   let substantive = false;
   let matchedSubstantive = 0;
-  const alignments: ScoredAlignment[] = [];
-  for (const p of pairs) {
+  pairs.forEach((p, k) => {
     let wq = 0;
     let wc = 0;
     let covers = 0;
@@ -133,34 +133,43 @@ export function scoreName(index: MatchIndex, plan: QueryPlan, nameId: number, ex
     }
     matched += p.sim * w;
     pairWeight += w;
-    const query = spanText(qTexts, p.qStart, p.qEnd);
-    alignments.push({ query, candidate: spanText(cand.texts, p.cStart, p.cEnd), similarity: p.sim, kind: p.kind, weight: w });
-  }
-  const unmatchedQuery: WeightedToken[] = [];
-  const unmatchedCandidate: WeightedToken[] = [];
+    pairWeights[k] = w;
+  });
   // Unmatched titles and legal forms cost nothing: "Acme LLC" is "Acme Ltd".
-  qTexts.forEach((token, i) => {
-    if (qUsed[i]) return;
-    const weight = plan.tokens[i]!.flags & TOKEN_NOISE ? 0 : unmatchedWeight(token, qWeights[i]!);
-    uq += weight;
-    unmatchedQuery.push({ token, weight });
-  });
-  cand.texts.forEach((token, j) => {
-    if (cUsed[j]) return;
-    const weight = cand.flags[j]! & TOKEN_NOISE ? 0 : unmatchedWeight(token, cand.weights[j]!);
-    uc += weight;
-    unmatchedCandidate.push({ token, weight });
-  });
+  const queryUnmatched = (i: number): number => (plan.tokens[i]!.flags & TOKEN_NOISE ? 0 : unmatchedWeight(qTexts[i]!, qWeights[i]!));
+  const candidateUnmatched = (j: number): number => (cand.flags[j]! & TOKEN_NOISE ? 0 : unmatchedWeight(cand.texts[j]!, cand.weights[j]!));
+  for (let i = 0; i < qTexts.length; i++) if (!qUsed[i]) uq += queryUnmatched(i);
+  for (let j = 0; j < cand.texts.length; j++) if (!cUsed[j]) uc += candidateUnmatched(j);
   // Two substantive query tokens matched through one: "Noura Lee" against the alias "Noura".
   const querySubstantive = plan.substantive;
   const singleTokenFactor = querySubstantive >= 2 && matchedSubstantive < 2 ? SINGLE_TOKEN_FACTOR : 1;
   const score = substantive ? combineParts(matched, pairWeight, uq, uc) * singleTokenFactor : 0;
+  // The explanation is read only for the best name of each entity that reaches the floor, a few of
+  // the dozens or hundreds of names scored for a common name, so its strings are built on demand.
+  let alignments: ScoredAlignment[] | null = null;
+  let unmatchedQuery: WeightedToken[] | null = null;
+  let unmatchedCandidate: WeightedToken[] | null = null;
   return {
     score,
     singleTokenFactor,
-    alignments,
-    unmatchedQuery,
-    unmatchedCandidate,
+    get alignments() {
+      alignments ??= pairs.map((p, k) => ({
+        query: spanText(qTexts, p.qStart, p.qEnd),
+        candidate: spanText(cand.texts, p.cStart, p.cEnd),
+        similarity: p.sim,
+        kind: p.kind,
+        weight: pairWeights[k]!,
+      }));
+      return alignments;
+    },
+    get unmatchedQuery() {
+      unmatchedQuery ??= qTexts.flatMap((token, i) => (qUsed[i] ? [] : [{ token, weight: queryUnmatched(i) }]));
+      return unmatchedQuery;
+    },
+    get unmatchedCandidate() {
+      unmatchedCandidate ??= cand.texts.flatMap((token, j) => (cUsed[j] ? [] : [{ token, weight: candidateUnmatched(j) }]));
+      return unmatchedCandidate;
+    },
     matchedWeight: matched,
     omissionPenalty: OMISSION_PENALTY * (uq + uc),
     conflictPenalty: CONFLICT_PENALTY * Math.min(uq, uc),

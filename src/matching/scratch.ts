@@ -66,13 +66,15 @@ export interface SearchScratch {
    * regular-expression passes (looseForm, about 2 µs a token), paid on every hit otherwise.
    */
   readonly expansionCache: Map<string, CachedToken>;
+  /** Folded spellings of candidate token pairs read as one token, by the pair's key (align.ts). */
+  readonly mergedLoose: Map<number, string>;
   mark: number;
   readonly nameCount: number;
   readonly vocabSize: number;
 }
 
 export function createScratch(nameCount: number, vocabSize: number): SearchScratch {
-  return { buffers: null, expansionCache: new Map(), mark: 0, nameCount, vocabSize };
+  return { buffers: null, expansionCache: new Map(), mergedLoose: new Map(), mark: 0, nameCount, vocabSize };
 }
 
 /** Allocates on first use so that indexes built only for inspection cost no search memory. */

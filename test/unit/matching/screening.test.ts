@@ -1,5 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { DEFAULT_OPTIONS } from "../../../src/matching/options";
+import { buildIndex } from "../../../src/matching/index";
+import { resolveOptions } from "../../../src/matching/options-resolve";
+import { screen } from "../../../src/matching/screen";
+import { FIXTURE_ENTITIES } from "../../fixtures/matching/entities";
 import { CTX, find, fixtureIndex, key, run } from "./helpers";
 
 describe("date of birth", () => {
@@ -133,5 +137,50 @@ describe("retrieval options", () => {
   test("an empty or noise-only name matches nothing", () => {
     expect(run("   ").outcome.decision).toBe("Clear");
     expect(run("---").matches).toHaveLength(0);
+  });
+});
+
+describe("candidate pairs read as one token", () => {
+  // A query token is compared with each adjacent pair of a candidate's tokens written as one
+  // ("Alsaud" with "al saud"). The similarity is cached per query token by the pair, and the pair's
+  // folded spelling across queries, so neither may answer for another pair.
+  const base = FIXTURE_ENTITIES[0]!;
+  const listed = (externalId: string, name: string) => ({
+    ...base,
+    externalId,
+    primaryName: name,
+    names: [{ name, kind: "primary" as const, quality: "strong" as const, originalScript: false }],
+  });
+  const entities = [listed("T1", "Al Asad Al Saud"), listed("T2", "Al Kaida Al Saoud")];
+  const explain = (index: ReturnType<typeof buildIndex>, q: string) =>
+    screen(index, { fullName: q }, resolveOptions({}, { threshold: 0.5 }), CTX).matches.map((m) => [key(m), m.score, m.explanation.alignments]);
+
+  test("each pair of a name is compared as itself", () => {
+    const [first] = explain(buildIndex(entities), "Alsaud");
+    expect(first?.[2]).toContainEqual(expect.objectContaining({ query: "alsaud", candidate: "al saud", similarity: 1 }));
+  });
+
+  test("what earlier queries left in the caches does not change an answer", () => {
+    const warm = buildIndex(entities);
+    const queries = ["Alasat", "Alkayda", "Alsaoud", "Alkaida Alsaud", "Alsaut"];
+    for (const q of queries) explain(warm, q);
+    for (const q of queries) expect(explain(warm, q)).toEqual(explain(buildIndex(entities), q));
+  });
+});
+
+describe("caches across queries", () => {
+  // A candidate pair read as one token ("al qaida" for "Alkaida") is compared once per query token
+  // and its folded spelling kept across queries; the answers must not depend on what ran before.
+  const queries = ["Alkaida", "Alqayda", "Al-Qaeda", "Hassan Nasr Allah", "Alkaida", "Bashar Alasad", "Salman Alsaud", "Alsaud Alasad Alzawahiri"];
+  const explained = (index: ReturnType<typeof fixtureIndex>, q: string) =>
+    JSON.stringify(screen(index, { fullName: q }, resolveOptions({}, {}), CTX).matches.map((m) => [key(m), m.score, m.explanation]));
+
+  test("a merged candidate pair scores and explains the same on a warm index as on a fresh one", () => {
+    const warm = fixtureIndex();
+    for (const q of queries) explained(warm, q);
+    for (const q of queries) expect(explained(warm, q)).toBe(explained(buildIndex(FIXTURE_ENTITIES), q));
+    const alkaida = run("Alkaida").matches[0]!;
+    expect(key(alkaida)).toBe("OFAC:6366Q");
+    expect(alkaida.explanation.alignments).toEqual([expect.objectContaining({ query: "alkaida", candidate: "al qaida", kind: "fuzzy" })]);
   });
 });
