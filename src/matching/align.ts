@@ -2,7 +2,6 @@ import { type Expansion, type MatchKind, vocabForm } from "./expand";
 import { type MatchIndex, tokenWeight } from "./index";
 import { TOKEN_ABJAD, TOKEN_NOISE } from "./normalise";
 import type { QueryPlan, QueryToken } from "./query";
-import type { TokenComparisons } from "./scratch";
 import { looseForm } from "./similarity";
 import { compareTokens } from "./token-match";
 
@@ -47,38 +46,27 @@ export function candidateName(index: MatchIndex, nameId: number): CandidateName 
   return { ids, texts, flags, weights };
 }
 
-/**
- * Similarity of a query token and a vocabulary token: expansion if known, else computed and kept
- * with the token (across queries for a cached token: see TokenComparisons).
- */
+/** Similarity of a query token and a vocabulary token: expansion if known, else computed and cached. */
 function pairSim(index: MatchIndex, q: QueryToken, v: number): Expansion | null {
-  const memo = q.comparisons;
-  let sims = memo.sims;
+  let sims = q.sims;
   if (sims === null) {
     sims = new Map();
     for (const e of q.expansions) sims.set(e.token, e);
-    memo.sims = sims;
-    kept(index, memo, sims.size);
+    q.sims = sims;
   }
   const known = sims.get(v);
   if (known !== undefined) return known;
   const c = compareTokens(q.form, vocabForm(index, v));
   const result = c.sim > 0 ? { token: v, sim: c.sim, kind: c.kind } : null;
   sims.set(v, result);
-  kept(index, memo, 1);
   return result;
-}
-
-/** Counts entries added to a cached token's comparisons against the cache's budget. */
-function kept(index: MatchIndex, memo: TokenComparisons, entries: number): void {
-  if (memo.shared) index.scratch.comparisonsKept += entries;
 }
 
 /**
  * Similarity of a query token and a candidate's adjacent pair written as one token ("nasr allah" →
- * "nasrallah"), kept with the query token by the pair's vocabulary ids: the candidates of a common
- * name share their pairs ("al ali", "abd al"), and the folded spelling (fifteen regular expression
- * passes) was most of what scoring a many-candidate name cost.
+ * "nasrallah"), cached per query token by the pair's vocabulary ids: the candidates of one query
+ * share their common pairs ("al ali", "abd al"), and the folded spelling (fifteen regular
+ * expression passes) was most of what scoring a many-candidate name cost.
  */
 function mergedSim(index: MatchIndex, q: QueryToken, a: number, b: number, abjad: boolean): number {
   const first = index.vocab.strings[a]!;
@@ -87,14 +75,12 @@ function mergedSim(index: MatchIndex, q: QueryToken, a: number, b: number, abjad
   if (q.text.length < 4 || Math.abs(q.text.length - first.length - second.length) > 2) return 0;
   if (!abjad && !q.form.abjad && q.text.charCodeAt(0) !== first.charCodeAt(0)) return 0;
   const key = (a * index.vocab.size + b) * 2 + (abjad ? 1 : 0);
-  q.comparisons.merged ??= new Map();
-  const merged = q.comparisons.merged;
-  const known = merged.get(key);
+  q.mergedSims ??= new Map();
+  const known = q.mergedSims.get(key);
   if (known !== undefined) return known;
   const text = first + second;
   const sim = compareTokens(q.form, { text, loose: mergedLoose(index, key, text), abjad }).sim;
-  merged.set(key, sim);
-  kept(index, q.comparisons, 1);
+  q.mergedSims.set(key, sim);
   return sim;
 }
 

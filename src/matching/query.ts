@@ -1,7 +1,7 @@
 import { type Expansion, type ExpandOptions, expandToken, queryForm, queryTokenWeight } from "./expand";
 import { type MatchIndex, tokenWeight } from "./index";
 import { exactKey, type NormalisedName, normaliseName, TOKEN_ABJAD, TOKEN_NOISE, TOKEN_PARTICLE } from "./normalise";
-import type { CachedToken, TokenComparisons } from "./scratch";
+import type { CachedToken } from "./scratch";
 import type { TokenForm } from "./token-match";
 
 /** A query token with its vocabulary expansions and a cache of similarities computed while scoring. */
@@ -12,12 +12,14 @@ export interface QueryToken {
   readonly weight: number;
   readonly expansions: readonly Expansion[];
   /**
-   * Similarities computed while scoring (the cached token's own, shared by every query with the
-   * token), built by the first comparison: most query tokens are never scored (a name that matches
-   * nothing has no candidates), and filling the map up front from up to 48 expansions was most of
-   * what planning a query allocated.
+   * Vocabulary token → similarity (expansions, then direct comparisons made during scoring), built
+   * by the first comparison: most query tokens are never scored (a name that matches nothing has no
+   * candidates), and filling the map up front from up to 48 expansions was most of what planning a
+   * query allocated.
    */
-  readonly comparisons: TokenComparisons;
+  sims: Map<number, Expansion | null> | null;
+  /** Candidate token pairs read as one token → similarity (align's mergedSim), built on first use. */
+  mergedSims: Map<number, number> | null;
 }
 
 /** Two adjacent query tokens written as one ("al qaida" → "alqaida"); covers tokens start, start+1. */
@@ -40,12 +42,6 @@ export interface QueryPlan {
 }
 
 const CACHE_LIMIT = 20000;
-/**
- * Similarities kept with cached tokens, in all. Names repeat their common tokens ("al", "mohammed",
- * "ali"), and those are the tokens with the most candidates, so a token's comparisons with the
- * vocabulary are kept with its expansions; at this many entries (about 20 MB) the cache starts over.
- */
-const COMPARISONS_LIMIT = 200_000;
 
 /**
  * A single token's form and expansions, from the index's cache. Joined pairs are expanded per query
@@ -58,33 +54,29 @@ const COMPARISONS_LIMIT = 200_000;
  * instead of entries that survive young collections and are dropped all at once by the next clear.
  */
 function cachedToken(index: MatchIndex, text: string, abjad: boolean, options: ExpandOptions): CachedToken {
-  const { scratch } = index;
-  const cache = scratch.expansionCache;
+  const cache = index.scratch.expansionCache;
   const flags = (abjad ? 1 : 0) | (options.phonetic ? 2 : 0) | (options.nicknames ? 4 : 0) | (options.exactOnly ? 8 : 0);
   const key = `${text}|${flags}|${options.trigramFloor}`;
   let hit = cache.get(key);
   if (!hit) {
-    if (cache.size >= CACHE_LIMIT || scratch.comparisonsKept >= COMPARISONS_LIMIT) {
-      cache.clear();
-      scratch.comparisonsKept = 0;
-    }
+    if (cache.size >= CACHE_LIMIT) cache.clear();
     hit = expandedToken(index, text, abjad, options, false);
     cache.set(key, hit);
   }
   return hit;
 }
 
-/** A token's comparison form, computed once, its expansions, and room for its comparisons. */
+/** A token's comparison form, computed once, and its expansions. */
 function expandedToken(index: MatchIndex, text: string, abjad: boolean, options: ExpandOptions, joined: boolean): CachedToken {
   const form = queryForm(text, abjad);
-  return { form, expansions: expandToken(index, form, options, joined), comparisons: { shared: !joined, sims: null, merged: null } };
+  return { form, expansions: expandToken(index, form, options, joined) };
 }
 
 function makeToken(index: MatchIndex, text: string, flags: number, options: ExpandOptions, joined = false): QueryToken {
   const abjad = (flags & TOKEN_ABJAD) !== 0;
-  const { form, expansions, comparisons } = joined ? expandedToken(index, text, abjad, options, true) : cachedToken(index, text, abjad, options);
+  const { form, expansions } = joined ? expandedToken(index, text, abjad, options, true) : cachedToken(index, text, abjad, options);
   const weight = tokenWeight(queryTokenWeight(index, expansions), flags, text.length);
-  return { text, form, flags, weight, expansions, comparisons };
+  return { text, form, flags, weight, expansions, sims: null, mergedSims: null };
 }
 
 export function planQuery(index: MatchIndex, raw: string, options: ExpandOptions): QueryPlan {

@@ -57,21 +57,6 @@ export interface SearchBuffers {
 export interface CachedToken {
   readonly form: TokenForm;
   readonly expansions: readonly Expansion[];
-  readonly comparisons: TokenComparisons;
-}
-
-/**
- * Similarities computed while scoring, by what the token was compared with; filled on first use.
- * Each is a pure function of the token (and, through its expansions, of the options in the cache
- * key), so a cached token's comparisons serve every later query that has the token.
- */
-export interface TokenComparisons {
-  /** True for a cached token's: counted in SearchScratch.comparisonsKept. */
-  readonly shared: boolean;
-  /** Vocabulary token → similarity: the expansions, then direct comparisons. */
-  sims: Map<number, Expansion | null> | null;
-  /** A candidate's adjacent pair read as one token (align's pair key) → similarity. */
-  merged: Map<number, number> | null;
 }
 
 export interface SearchScratch {
@@ -83,15 +68,13 @@ export interface SearchScratch {
   readonly expansionCache: Map<string, CachedToken>;
   /** Folded spellings of candidate token pairs read as one token, by the pair's key (align.ts). */
   readonly mergedLoose: Map<number, string>;
-  /** Entries in the cached tokens' comparisons, against the cache's budget (query.ts). */
-  comparisonsKept: number;
   mark: number;
   readonly nameCount: number;
   readonly vocabSize: number;
 }
 
 export function createScratch(nameCount: number, vocabSize: number): SearchScratch {
-  return { buffers: null, expansionCache: new Map(), mergedLoose: new Map(), comparisonsKept: 0, mark: 0, nameCount, vocabSize };
+  return { buffers: null, expansionCache: new Map(), mergedLoose: new Map(), mark: 0, nameCount, vocabSize };
 }
 
 /** Allocates on first use so that indexes built only for inspection cost no search memory. */
