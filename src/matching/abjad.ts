@@ -26,13 +26,16 @@ const SPELLINGS: Record<string, readonly string[]> = {
   t: ["t", "tt"],
   d: ["d", "dh"],
 };
-/** Per ASCII code: the Latin spellings of that abjad letter, and of it followed by "h" (th, dh, sh, kh, gh). */
+/**
+ * Per ASCII code: the Latin spellings of that abjad letter, and of it followed by "h" when SPELLINGS
+ * has that digraph (its two-letter entries are exactly th, dh, sh, kh and gh).
+ */
 const SINGLE_SPELLINGS: (readonly string[])[] = [];
 const DIGRAPH_SPELLINGS: (readonly string[] | undefined)[] = [];
 for (let code = 0; code < 128; code++) {
   const letter = String.fromCharCode(code);
   SINGLE_SPELLINGS.push(SPELLINGS[letter] ?? [letter]);
-  DIGRAPH_SPELLINGS.push(["th", "dh", "sh", "kh", "gh"].includes(`${letter}h`) ? SPELLINGS[`${letter}h`] : undefined);
+  DIGRAPH_SPELLINGS.push(SPELLINGS[`${letter}h`]);
 }
 const H = 104;
 

@@ -105,7 +105,8 @@ export function scoreName(index: MatchIndex, plan: QueryPlan, nameId: number, ex
   let uc = 0;
   let substantive = false;
   let matchedSubstantive = 0;
-  pairs.forEach((p, k) => {
+  for (let k = 0; k < pairs.length; k++) {
+    const p = pairs[k]!;
     let wq = 0;
     let wc = 0;
     let covers = 0;
@@ -134,7 +135,7 @@ export function scoreName(index: MatchIndex, plan: QueryPlan, nameId: number, ex
     matched += p.sim * w;
     pairWeight += w;
     pairWeights[k] = w;
-  });
+  }
   // Unmatched titles and legal forms cost nothing: "Acme LLC" is "Acme Ltd".
   const queryUnmatched = (i: number): number => (plan.tokens[i]!.flags & TOKEN_NOISE ? 0 : unmatchedWeight(qTexts[i]!, qWeights[i]!));
   const candidateUnmatched = (j: number): number => (cand.flags[j]! & TOKEN_NOISE ? 0 : unmatchedWeight(cand.texts[j]!, cand.weights[j]!));

@@ -122,9 +122,8 @@ const utc = (value: string | null | undefined): string | null => (value ? new Da
  * ones start a new attempt series, pending ones waiting for a retry become due now. Pending ones
  * already due are not selected (there is nothing to hurry). With more than `cap` matching, the
  * answer's nextCreatedFrom is where the next call starts. Delivering and delivered rows are never
- * touched. One
- * audit entry (webhook.redeliver_bulk) per call, also when nothing matched. The body is validated
- * here (400 before anything is read or written).
+ * touched. One audit entry (webhook.redeliver_bulk) per call, also when nothing matched. The body is
+ * validated here (400 before anything is read or written).
  */
 export function redeliverWebhooks(ctx: AppContext, args: { tenantId: string; input: unknown; cap?: number }, meta: CallMeta): BulkRedelivery {
   const input = parseInput(BulkRedeliverInput, args.input, "Bulk redeliver request");
