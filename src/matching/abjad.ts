@@ -51,8 +51,8 @@ function isLongVowel(latin: string, j: number): boolean {
 }
 
 /**
- * States (i, j) already tried by the current search, as key i * 64 + j, marked with the search's
- * stamp: called for every (query token, vocabulary token) pair across scripts while scoring, so a
+ * States (i, j) already tried by the current search, as key i * (latin.length + 1) + j, marked with
+ * the search's stamp: called for every (query token, vocabulary token) pair across scripts while scoring, so a
  * fresh Set per call was a large part of its cost.
  */
 let tried = new Uint32Array(4096);
@@ -65,7 +65,10 @@ let stamp = 0;
 export function abjadMatches(abjad: string, latin: string): boolean {
   // Vowels roughly double a consonant skeleton at most; far longer spellings only fit by accident.
   if (latin.length > 2 * abjad.length + 2) return false;
-  const keys = abjad.length * 64 + latin.length + 1;
+  // One key per state: a fixed stride of 64 made (i, j) and (i + 1, j - 64) share one for spellings
+  // of 64 letters or more.
+  const stride = latin.length + 1;
+  const keys = (abjad.length + 1) * stride;
   if (keys > tried.length) tried = new Uint32Array(keys);
   if (++stamp === 0xffffffff) {
     tried.fill(0);
@@ -80,7 +83,7 @@ export function abjadMatches(abjad: string, latin: string): boolean {
       }
       return true;
     }
-    const key = i * 64 + j;
+    const key = i * stride + j;
     if (tried[key] === stamp) return false;
     tried[key] = stamp;
     const letter = abjad.charCodeAt(i);

@@ -74,12 +74,14 @@ function mergedSim(index: MatchIndex, q: QueryToken, a: number, b: number, abjad
   // Cheap gates first, before the pair is joined: most query tokens cannot be a spelling of it.
   if (q.text.length < 4 || Math.abs(q.text.length - first.length - second.length) > 2) return 0;
   if (!abjad && !q.form.abjad && q.text.charCodeAt(0) !== first.charCodeAt(0)) return 0;
-  const key = (a * index.vocab.size + b) * 2 + (abjad ? 1 : 0);
+  const pair = a * index.vocab.size + b;
+  // The similarity depends on whether both tokens came from an abjad script; the folded spelling does not.
+  const key = pair * 2 + (abjad ? 1 : 0);
   q.mergedSims ??= new Map();
   const known = q.mergedSims.get(key);
   if (known !== undefined) return known;
   const text = first + second;
-  const sim = compareTokens(q.form, { text, loose: mergedLoose(index, key, text), abjad }).sim;
+  const sim = compareTokens(q.form, { text, loose: mergedLoose(index, pair, text), abjad }).sim;
   q.mergedSims.set(key, sim);
   return sim;
 }
@@ -87,13 +89,13 @@ function mergedSim(index: MatchIndex, q: QueryToken, a: number, b: number, abjad
 const MERGED_LOOSE_LIMIT = 50_000;
 
 /** The folded spelling of a merged pair, kept across queries (a pure function of the two tokens). */
-function mergedLoose(index: MatchIndex, key: number, text: string): string {
+function mergedLoose(index: MatchIndex, pair: number, text: string): string {
   const cache = index.scratch.mergedLoose;
-  let loose = cache.get(key);
+  let loose = cache.get(pair);
   if (loose === undefined) {
     if (cache.size >= MERGED_LOOSE_LIMIT) cache.clear();
     loose = looseForm(text);
-    cache.set(key, loose);
+    cache.set(pair, loose);
   }
   return loose;
 }

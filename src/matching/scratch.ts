@@ -66,7 +66,7 @@ export interface SearchScratch {
    * regular-expression passes (looseForm, about 2 µs a token), paid on every hit otherwise.
    */
   readonly expansionCache: Map<string, CachedToken>;
-  /** Folded spellings of candidate token pairs read as one token, by the pair's key (align.ts). */
+  /** Folded spellings of candidate token pairs read as one token, by the pair (first id × vocabulary size + second id; align.ts). */
   readonly mergedLoose: Map<number, string>;
   mark: number;
   readonly nameCount: number;

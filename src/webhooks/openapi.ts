@@ -18,8 +18,9 @@ const WINDOW_MS = DEFAULT_RETRY_DELAYS_MS.reduce((sum, cap) => sum + cap, 0);
 function formatDuration(ms: number): string {
   if (ms < 60_000) return `${ms / 1000} s`;
   const minutes = Math.round(ms / 60_000);
-  const parts = [Math.floor(minutes / 60) > 0 ? `${Math.floor(minutes / 60)} h` : "", minutes % 60 > 0 ? `${minutes % 60} min` : ""];
-  return parts.filter(Boolean).join(" ");
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return [hours > 0 ? `${hours} h` : "", rest > 0 ? `${rest} min` : ""].filter(Boolean).join(" ");
 }
 
 const DESCRIPTION = `Sent to the tenant's webhookUrl when a screening finishes: POST /v1/screenings/check, POST /v1/screenings/{id}/rescreen, and each successful row of POST /v1/screenings/bulk (none for a failed row or an idempotent replay). The body never carries a subject's or a matched entity's name.

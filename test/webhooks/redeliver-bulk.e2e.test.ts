@@ -29,12 +29,12 @@ type Json = Record<string, unknown>;
 type BulkAnswer = z.output<typeof WebhookBulkRedeliveryResponse>;
 const BULK = "/v1/webhooks/deliveries/redeliver";
 
-/** startWebhookWorld, with the bulk redelivery's cap set on the routes when `cap` is given. */
 /** One attempt and no retry: a failing receiver leaves each delivery dead at once. */
 const ONE_ATTEMPT: WebhookExtensionOptions = { retryDelaysMs: [], maxAttempts: 1, intervalMs: 25 };
 /** Retries an hour apart, jitter fixed at half: a failed delivery waits 45 min, pending. */
 const WAITS_45_MIN: WebhookExtensionOptions = { retryDelaysMs: [3_600_000], maxAttempts: 5, intervalMs: 25, random: () => 0.5 };
 
+/** startWebhookWorld, with the bulk redelivery's cap set on the routes when `cap` is given. */
 function startWorld(options: WebhookExtensionOptions, cap?: number): Promise<WebhookWorld> {
   return startWebhookWorld(options, undefined, cap === undefined ? undefined : { bulkRedeliveryCap: cap });
 }
