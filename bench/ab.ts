@@ -2,7 +2,7 @@
  * Paired comparison of two builds of the server, for changes too small to see across separate runs.
  *
  * On this project's shared two-vCPU VM the same code's capacity moves by up to 1.5 times within two
- * minutes (docs/benchmarks.md, seventeenth stop), so two `make bench` runs, one per build, mostly
+ * minutes (docs/benchmark-log.md, seventeenth stop), so two `make bench` runs, one per build, mostly
  * compare two minutes of the machine. Here both builds serve at once, each from its own copy of one
  * data folder (every real list, the same tenant and webhook receiver), and a separate client process
  * loads them in short windows, alternately: A B, then B A, and so on. Each pair of windows shares the

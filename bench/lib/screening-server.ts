@@ -30,7 +30,8 @@ export interface BenchFolder {
  * Imports every real list into `dataDir` and creates the bench tenant, with `webhookUrl` as its
  * receiver when given. Only the persons' names are kept from the parse: the server is another
  * process, and a bench that ran it in this one made it carry every parsed entity (about 90 MB of
- * heap the appliance never holds), which doubled its young collections' pauses (docs/benchmarks.md).
+ * heap the appliance never holds), which doubled its young collections' pauses
+ * (docs/benchmark-log.md, eighth stop).
  */
 export async function prepareBenchFolder(dataDir: string, webhookUrl: string | null): Promise<BenchFolder> {
   const started = performance.now();

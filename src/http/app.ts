@@ -161,7 +161,7 @@ async function readLimited(request: Request, limit: number, declared: number | n
   // With a Content-Length within the limit the body is read whole: the server reads exactly that many
   // bytes. Reading it through the stream reader below allocated some 270 KB per request (700 KB for
   // one that failed validation) in large buffers, which alone set off most of the young-generation
-  // collections under load (see docs/benchmarks.md).
+  // collections under load (docs/benchmark-log.md, seventh stop).
   if (declared !== null && declared <= limit) return await request.text();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

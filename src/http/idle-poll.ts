@@ -4,7 +4,7 @@
  * Why: under a steady load most requests arrive while the main thread sleeps in the kernel's poll.
  * Waking it costs a context switch, and the request then runs on caches that the processes which
  * ran meanwhile have evicted: on the two-vCPU reference machine a lone request cost the main thread
- * three to four times what the same request costs under saturation (docs/benchmarks.md, "A lone
+ * three to four times what the same request costs under saturation (docs/benchmark-log.md, "A lone
  * request costs more"). A pending `setImmediate` makes the event loop poll its sockets with a zero
  * timeout, so while one is kept pending the next request is picked up by a thread that is still
  * running. The window restarts at every request and lapses `windowMs` after the last one, so an idle

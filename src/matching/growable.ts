@@ -49,7 +49,8 @@ const NO_IDS = new Uint32Array(0);
  * Ids grouped by a string key, stored as one CSR. A Map<string, number[]> holds an array per key:
  * for the real lists' 38,789-token vocabulary its three key maps held some 61,000 arrays, more than a
  * third of the objects the loaded lists left on the heap, and every full collection traces whatever
- * is live (see docs/benchmarks.md). Here a key costs a Map entry and a row number; ids keep their insertion order.
+ * is live (docs/benchmark-log.md, seventh stop). Here a key costs a Map entry and a row number; ids keep
+ * their insertion order.
  */
 export class KeyedRows {
   private readonly rowOfKey = new Map<string, number>();

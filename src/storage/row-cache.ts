@@ -6,7 +6,7 @@ import { oncePer } from "@/lib/once-per";
  * long as they cannot have changed. A single screen used to read an API key, its tenant's status,
  * the tenant's options and webhook URL, the tenant's usage this month and its audit chain's last
  * entry: six statements, about 0.1 ms of the 0.8-0.9 ms a screen cost the server's one JavaScript
- * thread at 1,000 screens/s (docs/benchmarks.md, thirteenth stop).
+ * thread at 1,000 screens/s (docs/benchmark-log.md, thirteenth stop).
  *
  * Two kinds of entry, both dropped whenever the database may have changed under them:
  * - **Settings** (`cachedSetting`): rows an operator changes (keys, tenants, profiles), read in or

@@ -73,7 +73,7 @@ const CLAIM_SPACING = 9;
  * unit runs are written by that unit, so a delivery costs no SAVEPOINT, promise or closure of its
  * own. Those per-delivery objects lived through the 10 ms wait, long enough to survive young
  * collections; at 1,600 deliveries/s they were most of what reached the old generation, whose full
- * collections are the server's longest stalls (docs/benchmarks.md, fifteenth stop).
+ * collections are the server's longest stalls (docs/benchmark-log.md, fifteenth stop).
  *
  * No claim waits for them. An answered POST frees its slot at once, so the next claim can take it
  * while the records are still gathering; a row stays 'delivering' under its lease until its record

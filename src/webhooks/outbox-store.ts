@@ -36,7 +36,7 @@ type SpendableRoom = { of: Map<string, number>; other: number };
  * One UPDATE over a subquery (a window function per tenant, the rooms as json_each) did the same in a
  * single statement, but it cost 0.07 ms with nothing due and 0.43 ms for 16 rows, against 0.015 and
  * 0.08-0.10 ms for these two (100,000 delivered rows, foreign keys on); in the server it took
- * 0.5-0.6 ms a claim, and every event is claimed (docs/benchmarks.md, twenty-sixth stop).
+ * 0.5-0.6 ms a claim, and every event is claimed (docs/benchmark-log.md, twenty-sixth stop).
  *
  * The window passes over the rows of tenants without room (NOT IN), reading each to pass it, about
  * 0.1 µs a row: nothing for the usual few dozen due rows, 1 ms for 10,000, 12 ms for 100,000 (the

@@ -118,9 +118,9 @@ export async function sendDelivery(
   // Not AbortSignal.timeout(): its timer and signal live for the whole timeout however soon the
   // receiver answers, and the signal holds the finished fetch's abort listeners until it fires. At
   // 1,000 deliveries/s that kept some 5,000 of each alive at any moment, so they outlived the young
-  // generation's collections into the old one, whose full collections stall the server (see
-  // docs/benchmarks.md), and each timer fired later to abort nothing. This one is cleared as soon as
-  // the attempt ends.
+  // generation's collections into the old one, whose full collections stall the server
+  // (docs/benchmark-log.md, sixth stop), and each timer fired later to abort nothing. This one is
+  // cleared as soon as the attempt ends.
   const left = deps.timeoutMs - (performance.now() - t0);
   if (left <= 0) return done(null, `no answer within ${deps.timeoutMs} ms (resolving the receiver's address used all of it)`, loggedUrl);
   const abort = new AbortController();
