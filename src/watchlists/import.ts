@@ -1,16 +1,17 @@
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, type Stats, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, readSync, type Stats, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { CallMeta } from "@/context";
 import { sha256Hex } from "@/lib/hash";
 import type { Db } from "@/storage/db";
 import { detectListFile } from "./detect";
 import type { ParsedList, WatchlistEntity } from "./entity";
-import { ListParseError } from "./errors";
-import { textLines } from "./importers/common/lines";
+import { diskLines, fileIdentity, fileSha256 } from "./disk-lines";
 import { isZip } from "./importers/common/zip";
 import { type PepFile, pepWarnings, streamFtmFiles, streamWikidataFiles } from "./importers/wikidata/files";
-import { newPepStreamStats } from "./importers/wikidata/stream-stats";
+import { newPepStreamStats, type PepStreamStats } from "./importers/wikidata/stream-stats";
 import { parseListFiles } from "./parse-files";
+import { pepRowsFromWorker } from "./pep-stream";
+import type { DiskPepFile, PepStreamJob } from "./pep-stream-job";
 import { withImportLock } from "./store/import-lock";
 import { recordImport } from "./store/record";
 import type { ImportedFile, ImportProgress, ImportReport, SourceImport } from "./store/types";
@@ -80,25 +81,34 @@ export async function importListFiles(db: Db, files: readonly ListFile[], meta: 
   if (files.length === 0) throw new Error("No files to import");
   return withImportLock(db, `${meta.actor.type}:${meta.actor.id}`, async () => {
     const { streamed, whole } = splitPepStream(files, options.streamPepBytes ?? LARGE_LIST_FILE_BYTES);
-    const parsed = whole.length > 0 ? await parseListFiles(whole.map((f) => ({ name: f.name, bytes: f.bytes }))) : [];
-    if (parsed.length > 0) options.onParsed?.(parsed);
-    const digests = new Map(whole.map((f) => [f.name, { name: f.name, bytes: f.bytes.byteLength, sha256: sha256Hex(f.bytes) }]));
-    const imports = mergeBySource(parsed).map(
-      (group): SourceImport => ({
-        source: group.source,
-        format: group.format,
-        publishedAt: group.publishedAt,
-        files: group.files
-          .map((name) => digests.get(name))
-          .filter((d): d is NonNullable<typeof d> => d !== undefined),
-        entities: group.entities,
-        warnings: group.warnings,
-        isDemo: options.isDemo ?? false,
-      }),
-    );
+    const imports = await wholeImports(whole, options);
     if (streamed) imports.push(pepStreamImport(streamed, options.isDemo ?? false));
     return recordImport(db, imports, meta, options.onProgress ? { onProgress: options.onProgress } : {});
   });
+}
+
+/**
+ * The files parsed whole, one import per source. A function of its own so that nothing but the
+ * returned imports keeps the parsed lists alive: recordImport lets each go once it is written.
+ */
+async function wholeImports(whole: readonly ListFile[], options: ImportListOptions): Promise<SourceImport[]> {
+  if (whole.length === 0) return [];
+  const parsed = await parseListFiles(whole.map((f) => ({ name: f.name, bytes: f.bytes })));
+  if (parsed.length > 0) options.onParsed?.(parsed);
+  const digests = new Map(whole.map((f) => [f.name, { name: f.name, bytes: f.bytes.byteLength, sha256: sha256Hex(f.bytes) }]));
+  return mergeBySource(parsed).map(
+    (group): SourceImport => ({
+      source: group.source,
+      format: group.format,
+      publishedAt: group.publishedAt,
+      files: group.files
+        .map((name) => digests.get(name))
+        .filter((d): d is NonNullable<typeof d> => d !== undefined),
+      entities: group.entities,
+      warnings: group.warnings,
+      isDemo: options.isDemo ?? false,
+    }),
+  );
 }
 
 // --- Streaming large PEP files ------------------------------------------------------------------
@@ -158,25 +168,19 @@ function splitPepStream(files: readonly ListFile[], threshold: number): { stream
 
 function pepStreamImport(streamed: readonly StreamedFile[], isDemo: boolean): SourceImport {
   const stats = newPepStreamStats();
-  const pep = (s: StreamedFile): PepFile => {
-    const disk = s.disk;
-    if (!disk) return { name: s.file.name, bytes: s.file.bytes };
-    return { name: s.file.name, bytes: new Uint8Array(0), lines: () => diskLines(s.file.name, disk.path, disk.stat) };
-  };
-  const of = (format: PepFormat) => streamed.filter((s) => s.format === format).map(pep);
-  const ftm = of("ftm-json");
-  const entities = ftm.length > 0 ? streamFtmFiles(ftm, stats) : streamWikidataFiles(of("wikidata-json"), of("wikidata-labels"), stats);
+  const format = streamed.some((s) => s.format === "ftm-json") ? "ftm-json" : "wikidata-json";
   const files: ImportedFile[] = streamed.map((s) => ({
     name: s.file.name,
     bytes: s.size,
     sha256: s.disk ? fileSha256(s.disk.path) : sha256Hex(s.file.bytes),
   }));
+  const streams = pepStreams(streamed, format, stats);
   return {
     source: "WIKIDATA",
-    format: ftm.length > 0 ? "ftm-json" : "wikidata-json",
+    format,
     files,
-    entities,
-    // Complete once `entities` has been read to the end, which recordImport does before it reads them.
+    ...streams,
+    // Complete once the entities have been read to the end, which recordImport does before it reads them.
     get publishedAt() {
       return stats.publishedAt;
     },
@@ -187,85 +191,43 @@ function pepStreamImport(streamed: readonly StreamedFile[], isDemo: boolean): So
   };
 }
 
+/**
+ * Files read from disk are parsed on a worker thread, which hands over stored rows (pep-stream.ts);
+ * files the caller holds in memory (an upload) are parsed on this thread, as entities.
+ */
+function pepStreams(
+  streamed: readonly StreamedFile[],
+  format: "ftm-json" | "wikidata-json",
+  stats: PepStreamStats,
+): Pick<SourceImport, "entities" | "rowBatches"> {
+  if (streamed.every((s) => s.disk)) {
+    const onDisk = (s: StreamedFile): DiskPepFile => {
+      const { path, stat } = s.disk as NonNullable<StreamedFile["disk"]>;
+      return { name: s.file.name, path, identity: fileIdentity(stat) };
+    };
+    const job: PepStreamJob = {
+      format,
+      entityFiles: streamed.filter((s) => s.format !== "wikidata-labels").map(onDisk),
+      labelFiles: streamed.filter((s) => s.format === "wikidata-labels").map(onDisk),
+    };
+    return { entities: [], rowBatches: pepRowsFromWorker(job, stats) };
+  }
+  const pep = (s: StreamedFile): PepFile => {
+    const onDisk = s.disk;
+    if (!onDisk) return { name: s.file.name, bytes: s.file.bytes };
+    return { name: s.file.name, bytes: new Uint8Array(0), lines: () => diskLines(s.file.name, onDisk.path, onDisk.stat) };
+  };
+  const of = (f: PepFormat) => streamed.filter((s) => s.format === f).map(pep);
+  const entities = format === "ftm-json" ? streamFtmFiles(of("ftm-json"), stats) : streamWikidataFiles(of("wikidata-json"), of("wikidata-labels"), stats);
+  return { entities };
+}
+
 function readHead(path: string, max: number): Uint8Array {
   const fd = openSync(path, "r");
   try {
     const buf = Buffer.alloc(max);
     const n = readSync(fd, buf, 0, max, 0);
     return buf.subarray(0, n);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * Read and decode size. Small on purpose: a decoded slice stays alive while its lines are parsed,
- * and a young-generation GC meanwhile promotes it to the old generation, where it waits for a
- * rare full collection. 8 MB slices took a million-PEP import to 1.3 GB RSS; 256 KB to 0.9 GB.
- */
-const READ_CHUNK = 256 * 1024;
-
-function fileSha256(path: string): string {
-  const hasher = new Bun.CryptoHasher("sha256");
-  const fd = openSync(path, "r");
-  try {
-    const buf = Buffer.allocUnsafe(READ_CHUNK);
-    for (let n = readSync(fd, buf, 0, READ_CHUNK, null); n > 0; n = readSync(fd, buf, 0, READ_CHUNK, null)) hasher.update(buf.subarray(0, n));
-  } finally {
-    closeSync(fd);
-  }
-  return hasher.digest("hex");
-}
-
-function unchanged(a: Stats, b: Stats): boolean {
-  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
-}
-
-/**
- * Lines of a UTF-8 file read from disk a slice at a time (the file is never held whole). The
- * importers read a PEP file twice; a file replaced or modified meanwhile is an error, not a mix.
- */
-function* diskLines(name: string, path: string, expected: Stats): Generator<string> {
-  const changed = () => new ListParseError({ file: name, location: "whole file", reason: "the file changed on disk while it was being imported" });
-  const fd = openSync(path, "r");
-  try {
-    if (!unchanged(fstatSync(fd), expected)) throw changed();
-    const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
-    let buf = Buffer.allocUnsafe(READ_CHUNK);
-    let kept = 0;
-    let line = 1;
-    const decode = (bytes: Uint8Array, last: boolean): string => {
-      try {
-        return decoder.decode(bytes, { stream: !last });
-      } catch (err) {
-        throw new ListParseError({ file: name, location: `line ${line}`, reason: "invalid UTF-8 in line-JSON", cause: err });
-      }
-    };
-    for (;;) {
-      if (kept === buf.length) {
-        const bigger = Buffer.allocUnsafe(buf.length * 2);
-        buf.copy(bigger, 0, 0, kept);
-        buf = bigger;
-      }
-      const n = readSync(fd, buf, kept, buf.length - kept, null);
-      const end = kept + n;
-      if (n === 0) {
-        if (end > 0) for (const l of textLines(decode(buf.subarray(0, end), true))) yield l;
-        break;
-      }
-      const cut = buf.lastIndexOf(10, end - 1) + 1;
-      if (cut === 0) {
-        kept = end;
-        continue;
-      }
-      for (const l of textLines(decode(buf.subarray(0, cut), false))) {
-        line++;
-        yield l;
-      }
-      buf.copy(buf, 0, cut, end);
-      kept = end - cut;
-    }
-    if (!unchanged(fstatSync(fd), expected)) throw changed();
   } finally {
     closeSync(fd);
   }

@@ -6,13 +6,27 @@ export interface ImportedFile {
   sha256: string;
 }
 
+/** An entity as list_entities stores it: its JSON, the SHA-256 of that JSON, and its name count. */
+export interface EntityRow {
+  externalId: string;
+  contentHash: string;
+  data: string;
+  nameCount: number;
+}
+
 /** One source's parsed content, ready to become a list version. */
 export interface SourceImport {
   source: SourceList;
   format: string;
   publishedAt: string | null;
   files: ImportedFile[];
+  /** recordImport empties an array of entities once it has written them, so the collector may have them. */
   entities: Iterable<WatchlistEntity> | AsyncIterable<WatchlistEntity>;
+  /**
+   * When set, the entities as rows, already serialised and hashed where they were parsed (a PEP
+   * stream's worker thread), in batches; `entities` is then empty and not read.
+   */
+  rowBatches?: AsyncIterable<readonly EntityRow[]>;
   warnings: string[];
   isDemo?: boolean;
 }
