@@ -90,6 +90,15 @@ done
 VERSION=$(curl -sf -H "X-Api-Key: $KEY" "http://127.0.0.1:$PORT/v1/lists/version")
 for source in OFAC UK UN; do echo "$VERSION" | grep -q "\"source\":\"$source\"" || fail "$source not served: $VERSION"; done
 
+step "lists import of a PEP file of 64 MiB or more (parsed on the worker thread)"
+# The real FtM sample 52 times over, ids prefixed per copy: 21,788 distinct persons in about 67 MB,
+# past the size from which a PEP file on disk is streamed on a worker, one of the executable's entry points.
+SA="$LISTS_DIR/wikidata/opensanctions_ftm_sa_wiki_peps/entities.ftm.json"
+for k in $(seq 1 52); do sed "s/\"Q/\"c$k-Q/g; s/\"q/\"c$k-q/g" "$SA"; done > peps.ftm.json
+[ "$(stat -c %s peps.ftm.json)" -ge $((64 * 1024 * 1024)) ] || fail "the FtM file is under 64 MiB"
+./aml --data-dir data lists import peps.ftm.json > peps.out || fail "PEP import failed: $(cat peps.out)"
+grep -Eq "WIKIDATA +imported +ftm-json .* 21788 " peps.out || fail "PEP import did not store 21,788 persons: $(cat peps.out)"
+
 step "graceful stop"
 kill -TERM "$SERVER_PID"
 wait "$SERVER_PID" || fail "server exited non-zero on SIGTERM"

@@ -5,13 +5,13 @@ import { sha256Hex } from "@/lib/hash";
 import type { Db } from "@/storage/db";
 import { detectListFile } from "./detect";
 import type { ParsedList, WatchlistEntity } from "./entity";
-import { diskLines, fileIdentity, fileSha256 } from "./disk-lines";
+import { fileIdentity, fileSha256 } from "./disk-lines";
 import { isZip } from "./importers/common/zip";
-import { type PepFile, pepWarnings, streamFtmFiles, streamWikidataFiles } from "./importers/wikidata/files";
+import { pepWarnings } from "./importers/wikidata/files";
 import { newPepStreamStats, type PepStreamStats } from "./importers/wikidata/stream-stats";
 import { parseListFiles } from "./parse-files";
 import { pepRowsFromWorker } from "./pep-stream";
-import type { DiskPepFile, PepStreamJob } from "./pep-stream-job";
+import { type JobFile, type PepStreamJob, streamPepJob } from "./pep-stream-job";
 import { withImportLock } from "./store/import-lock";
 import { recordImport } from "./store/record";
 import type { ImportedFile, ImportProgress, ImportReport, SourceImport } from "./store/types";
@@ -192,34 +192,24 @@ function pepStreamImport(streamed: readonly StreamedFile[], isDemo: boolean): So
 }
 
 /**
- * Files read from disk are parsed on a worker thread, which hands over stored rows (pep-stream.ts);
- * files the caller holds in memory (an upload) are parsed on this thread, as entities.
+ * An import from disk (the CLI) parses on a worker thread, which hands over stored rows
+ * (pep-stream.ts); small files beside the large ones go to it in memory. Files the caller holds in
+ * memory (an upload) are parsed on this thread: copying them to a worker would double their memory.
  */
 function pepStreams(
   streamed: readonly StreamedFile[],
   format: "ftm-json" | "wikidata-json",
   stats: PepStreamStats,
 ): Pick<SourceImport, "entities" | "rowBatches"> {
-  if (streamed.every((s) => s.disk)) {
-    const onDisk = (s: StreamedFile): DiskPepFile => {
-      const { path, stat } = s.disk as NonNullable<StreamedFile["disk"]>;
-      return { name: s.file.name, path, identity: fileIdentity(stat) };
-    };
-    const job: PepStreamJob = {
-      format,
-      entityFiles: streamed.filter((s) => s.format !== "wikidata-labels").map(onDisk),
-      labelFiles: streamed.filter((s) => s.format === "wikidata-labels").map(onDisk),
-    };
-    return { entities: [], rowBatches: pepRowsFromWorker(job, stats) };
-  }
-  const pep = (s: StreamedFile): PepFile => {
-    const onDisk = s.disk;
-    if (!onDisk) return { name: s.file.name, bytes: s.file.bytes };
-    return { name: s.file.name, bytes: new Uint8Array(0), lines: () => diskLines(s.file.name, onDisk.path, onDisk.stat) };
+  const jobFile = ({ file, disk }: StreamedFile): JobFile =>
+    disk ? { name: file.name, path: disk.path, identity: fileIdentity(disk.stat) } : { name: file.name, bytes: file.bytes };
+  const job: PepStreamJob = {
+    format,
+    entityFiles: streamed.filter((s) => s.format !== "wikidata-labels").map(jobFile),
+    labelFiles: streamed.filter((s) => s.format === "wikidata-labels").map(jobFile),
   };
-  const of = (f: PepFormat) => streamed.filter((s) => s.format === f).map(pep);
-  const entities = format === "ftm-json" ? streamFtmFiles(of("ftm-json"), stats) : streamWikidataFiles(of("wikidata-json"), of("wikidata-labels"), stats);
-  return { entities };
+  if (streamed.some((s) => s.disk)) return { entities: [], rowBatches: pepRowsFromWorker(job, stats) };
+  return { entities: streamPepJob(job, stats) };
 }
 
 function readHead(path: string, max: number): Uint8Array {

@@ -17,18 +17,21 @@ import type { EntityRow } from "./store/types";
 
 declare const self: Worker;
 
-/** Rows per message: one of the importer's write chunks. */
+/** Rows per message: the importer's write chunk (CHUNK in store/record.ts), so a batch is about one transaction. */
 const BATCH = 1_000;
 
 let credits = 0;
-let wakeSender: (() => void) | null = null;
+let creditArrived: PromiseWithResolvers<void> | null = null;
 
 function send(event: PepStreamEvent): void {
   self.postMessage(event);
 }
 
 async function sendRows(rows: EntityRow[]): Promise<void> {
-  while (credits === 0) await new Promise<void>((resolve) => (wakeSender = resolve));
+  while (credits === 0) {
+    creditArrived = Promise.withResolvers<void>();
+    await creditArrived.promise;
+  }
   credits--;
   send({ type: "rows", rows });
 }
@@ -57,7 +60,6 @@ self.addEventListener("message", (event: MessageEvent<PepStreamMessage>) => {
     void run(message.job);
   } else {
     credits++;
-    wakeSender?.();
-    wakeSender = null;
+    creditArrived?.resolve();
   }
 });

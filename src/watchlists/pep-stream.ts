@@ -8,7 +8,10 @@ export type PepStreamEvent =
   | { type: "end"; stats: PepStreamStats }
   | { type: "error"; error: StreamError };
 
-/** Batches the worker may have sent ahead of the importer: parsing never waits for a write, nor runs far ahead of it. */
+/**
+ * Batches the worker may send before the importer has taken them. Enough that the worker rarely
+ * waits for a write; few enough that rows never pile up in memory when the disk is slow.
+ */
 const CREDITS = 4;
 
 /**
@@ -20,40 +23,45 @@ const WORKER_URL = import.meta.url.includes("/$bunfs/")
   ? new URL("./watchlists/pep-stream-worker.ts", import.meta.url).href
   : new URL("./pep-stream-worker.ts", import.meta.url).href;
 
+function failure(message: string): PepStreamEvent {
+  return { type: "error", error: { kind: "other", name: "Error", message: `PEP stream worker: ${message}` } };
+}
+
 /**
- * Streams a large PEP import on a worker thread (pep-stream-worker.ts) and yields its entities as
- * stored rows, a batch at a time. The caller's thread is left the diff and the inserts, so it keeps
- * serving while the worker parses. `stats` is filled in when the stream ends; an error in the files
- * is thrown here as the ListParseError the parser raised. Stopping early (return or throw in the
- * consumer) terminates the worker.
+ * Runs a PEP stream on a worker thread (pep-stream-worker.ts) and yields its entities as stored
+ * rows, a batch at a time, leaving the caller's thread only the diff and the inserts. `stats` is
+ * filled in when the stream ends. An error in the files is thrown here as the parser raised it (a
+ * ListParseError with its file and line). Stopping early (a return or throw in the consumer)
+ * terminates the worker.
  */
 export async function* pepRowsFromWorker(job: PepStreamJob, stats: PepStreamStats, workerUrl: string = WORKER_URL): AsyncGenerator<EntityRow[]> {
   const worker = new Worker(workerUrl);
   const events: PepStreamEvent[] = [];
-  let wake: (() => void) | null = null;
+  let arrived: PromiseWithResolvers<void> | null = null;
   const push = (event: PepStreamEvent) => {
     events.push(event);
-    wake?.();
-    wake = null;
+    arrived?.resolve();
   };
   worker.addEventListener("message", (event: MessageEvent<PepStreamEvent>) => push(event.data));
-  worker.addEventListener("error", (event) => push({ type: "error", error: { kind: "other", message: event.message || "the worker failed" } }));
+  worker.addEventListener("messageerror", () => push(failure("a message could not be read")));
+  worker.addEventListener("error", (event) => push(failure(event.message || "the worker failed")));
   // Only read before "end" or "error": a worker that exits without either died (out of memory, killed).
-  worker.addEventListener("close", () => push({ type: "error", error: { kind: "other", message: "the worker stopped before the end of the files" } }));
+  worker.addEventListener("close", () => push(failure("the worker stopped before the end of the files")));
   try {
-    const start: PepStreamMessage = { type: "start", job, credits: CREDITS };
-    worker.postMessage(start);
+    worker.postMessage({ type: "start", job, credits: CREDITS } satisfies PepStreamMessage);
     for (;;) {
-      while (events.length === 0) await new Promise<void>((resolve) => (wake = resolve));
-      const event = events.shift() as PepStreamEvent;
+      while (events.length === 0) {
+        arrived = Promise.withResolvers<void>();
+        await arrived.promise;
+      }
+      const event = events.shift()!;
       if (event.type === "error") throw reviveStreamError(event.error);
       if (event.type === "end") {
         Object.assign(stats, event.stats);
         return;
       }
       yield event.rows;
-      const more: PepStreamMessage = { type: "more" };
-      worker.postMessage(more);
+      worker.postMessage({ type: "more" } satisfies PepStreamMessage);
     }
   } finally {
     worker.terminate();

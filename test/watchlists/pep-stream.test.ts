@@ -6,6 +6,7 @@ import { type Db, openDb } from "@/storage/db";
 import { fileIdentity } from "@/watchlists/disk-lines";
 import { ListParseError } from "@/watchlists/errors";
 import { type ImportListOptions, importListFiles, readListPath } from "@/watchlists/import";
+import { pepWarnings } from "@/watchlists/importers/wikidata/files";
 import { newPepStreamStats } from "@/watchlists/importers/wikidata/stream-stats";
 import { streamPepJob } from "@/watchlists/pep-stream-job";
 import { entityRow } from "@/watchlists/store/entity-row";
@@ -61,16 +62,21 @@ function storedRows(db: Db, versionId: string): StoredRow[] {
 }
 
 /**
- * The Saudi FtM sample three times over, each copy's ids prefixed so that the copies are distinct
- * persons with their own positions and family links: 1,257 persons, more than one batch of the
- * worker's 1,000 rows. `tail` is appended as the file's last line.
+ * The Saudi FtM sample twelve times over, each copy's ids prefixed so that the copies are distinct
+ * persons with their own positions and family links: 5,028 persons, six of the worker's batches of
+ * 1,000, so the worker runs out of its four credits and waits for the importer. `tail` is appended
+ * as the file's last line.
  */
-function largerFtmFile(tail = ""): string {
+const COPIES = 12;
+const PERSONS = 419 * COPIES;
+
+function largerFtmFile(tail = ""): { path: string; lines: number } {
   const lines = readFileSync(SA, "utf8").trimEnd().split("\n");
-  const copies = [1, 2, 3].flatMap((k) => lines.map((line) => line.replaceAll('"Q', `"Q9${k}`).replaceAll('"q', `"q9${k}`)));
+  const copies = Array.from({ length: COPIES }, (_, k) => lines.map((line) => line.replaceAll('"Q', `"c${k}-Q`).replaceAll('"q', `"c${k}-q`))).flat();
+  const all = [...copies, ...(tail ? [tail] : [])];
   const path = join(tempDir(), "peps.ftm.json");
-  writeFileSync(path, `${[...copies, ...(tail ? [tail] : [])].join("\n")}\n`);
-  return path;
+  writeFileSync(path, `${all.join("\n")}\n`);
+  return { path, lines: all.length };
 }
 
 async function importBothWays(paths: string[]) {
@@ -88,14 +94,14 @@ async function importBothWays(paths: string[]) {
 
 describe("PEP files streamed from disk on a worker thread", () => {
   test("an FtM file stores the same rows, counts, publication date and warnings as when parsed whole", async () => {
-    const { s, w, events, streamedRows, wholeRows } = await importBothWays([largerFtmFile()]);
-    expect(s.entityCount).toBe(1257);
-    expect(streamedRows).toHaveLength(1257);
+    const { s, w, events, streamedRows, wholeRows } = await importBothWays([largerFtmFile().path]);
+    expect(s.entityCount).toBe(PERSONS);
+    expect(streamedRows).toHaveLength(PERSONS);
     expect(streamedRows).toEqual(wholeRows);
     expect({ ...s, id: "", importedAt: "" }).toEqual({ ...w, id: "", importedAt: "" });
     expect(s.publishedAt).toBe("2024-03-14T11:31:42.000Z");
-    // Progress came from the rows the worker handed over: a chunk of 1,000, then the rest.
-    expect(events.filter((e) => e.phase === "entities").map((e) => e.done)).toEqual([1000, 1257]);
+    // Progress came from the rows the worker handed over: chunks of 1,000, then the rest.
+    expect(events.filter((e) => e.phase === "entities").map((e) => e.done)).toEqual([1000, 2000, 3000, 4000, 5000, PERSONS]);
   });
 
   test("a Wikidata dump with label files stores the rows its stream yields, serialised and hashed", async () => {
@@ -128,12 +134,37 @@ describe("PEP files streamed from disk on a worker thread", () => {
     expect(stats.emitted).toBe(15);
   });
 
+  test("small label files beside a large dump go to the worker in memory and are read as documents", async () => {
+    const dir = tempDir();
+    const names = readdirSync(WBGET).sort();
+    const entities = names
+      .filter((n) => n.endsWith(".full.json"))
+      .flatMap((n) => Object.values((JSON.parse(readFileSync(join(WBGET, n), "utf8")) as { entities: Record<string, unknown> }).entities));
+    writeFileSync(join(dir, "latest-all.json"), `[\n${entities.map((e) => JSON.stringify(e)).join(",\n")}\n]\n`);
+    const labels = names.filter((n) => n.endsWith(".labels.json"));
+    for (const n of labels) writeFileSync(join(dir, n), readFileSync(join(WBGET, n)));
+    // The dump alone reaches the threshold: it is read from disk by line, the label files are not.
+    const threshold = statSync(join(dir, "latest-all.json")).size;
+    const db = freshDb();
+    const version = (await importListFiles(db, readListPath(dir), meta, { streamPepBytes: threshold })).results[0]!.version;
+    const dump = { name: "latest-all.json", path: join(dir, "latest-all.json"), identity: fileIdentity(statSync(join(dir, "latest-all.json"))) };
+    const inMemory = labels.map((n) => ({ name: n, bytes: new Uint8Array(readFileSync(join(dir, n))) }));
+    const stats = newPepStreamStats();
+    const expected: EntityRow[] = [];
+    for await (const e of streamPepJob({ format: "wikidata-json", entityFiles: [dump], labelFiles: inMemory }, stats)) expected.push(entityRow(e));
+    expect(storedRows(db, version.id).map((r) => r.data)).toEqual(expected.map((r) => r.data));
+    expect(version.entityCount).toBe(15);
+    expect(version.warnings).toEqual(pepWarnings(stats));
+    // The labels were read: a relative's name comes from a label file, not from the dump's lines.
+    expect(expected.some((r) => r.data.includes('"relatedName"'))).toBe(true);
+  });
+
   test("a broken line after rows were written fails the import with the file and line, and leaves nothing behind", async () => {
     const db = freshDb();
     const before = await importListFiles(db, readListPath(join(SHARED, "un/consolidated.xml")), meta);
     // Ends in "}" like a whole Person line, so the first pass lets it through and the second pass,
-    // after the first 1,000 rows are in, finds it is not JSON.
-    const path = largerFtmFile('{"id":"Q1","schema":"Person","properties":{"name":["Cut Short"]},}');
+    // after thousands of rows are in, finds it is not JSON.
+    const { path, lines } = largerFtmFile('{"id":"Q1","schema":"Person","properties":{"name":["Cut Short"]},}');
     const written: number[] = [];
     const err = await importListFiles(db, readListPath(path), meta, {
       ...STREAMED,
@@ -141,8 +172,11 @@ describe("PEP files streamed from disk on a worker thread", () => {
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ListParseError);
     expect((err as ListParseError).file).toBe("peps.ftm.json");
-    expect((err as ListParseError).location).toBe("line 4696");
-    expect(written).toEqual([1000]);
+    expect((err as ListParseError).location).toBe(`line ${lines}`);
+    expect((err as ListParseError).reason).toContain("JSON");
+    // Chunks were written before the failure (persons held back for their family links come last).
+    expect(written[0]).toBe(1000);
+    expect(written.at(-1)!).toBeLessThan(PERSONS);
     const count = (table: string) => db.sqlite.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table} WHERE version_id NOT IN (SELECT id FROM list_versions)`).get()!.n;
     expect(count("list_entities")).toBe(0);
     expect(count("list_changes")).toBe(0);
