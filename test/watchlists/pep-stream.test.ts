@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Db, openDb } from "@/storage/db";
@@ -70,9 +70,9 @@ function storedRows(db: Db, versionId: string): StoredRow[] {
 const COPIES = 12;
 const PERSONS = 419 * COPIES;
 
-function largerFtmFile(tail = ""): { path: string; lines: number } {
+function largerFtmFile(tail = "", copyCount = COPIES): { path: string; lines: number } {
   const lines = readFileSync(SA, "utf8").trimEnd().split("\n");
-  const copies = Array.from({ length: COPIES }, (_, k) => lines.map((line) => line.replaceAll('"Q', `"c${k}-Q`).replaceAll('"q', `"c${k}-q`))).flat();
+  const copies = Array.from({ length: copyCount }, (_, k) => lines.map((line) => line.replaceAll('"Q', `"c${k}-Q`).replaceAll('"q', `"c${k}-q`))).flat();
   const all = [...copies, ...(tail ? [tail] : [])];
   const path = join(tempDir(), "peps.ftm.json");
   writeFileSync(path, `${all.join("\n")}\n`);
@@ -181,5 +181,38 @@ describe("PEP files streamed from disk on a worker thread", () => {
     expect(count("list_entities")).toBe(0);
     expect(count("list_changes")).toBe(0);
     expect(latestSnapshot(db)?.id).toBe(before.snapshot!.id);
+  });
+
+  test("whole lists and a stream in one import: both versions are stored, in one snapshot", async () => {
+    const db = freshDb();
+    const files = [...readListPath(join(SHARED, "un/consolidated.xml")), ...readListPath(largerFtmFile().path)];
+    const report = await importListFiles(db, files, meta, STREAMED);
+    const bySource = new Map(report.results.map((r) => [r.version.source, r.version]));
+    expect(bySource.get("UN")?.entityCount).toBe(1003);
+    expect(bySource.get("WIKIDATA")?.entityCount).toBe(PERSONS);
+    expect(storedRows(db, bySource.get("UN")!.id)).toHaveLength(1003);
+    expect(storedRows(db, bySource.get("WIKIDATA")!.id)).toHaveLength(PERSONS);
+    expect(latestSnapshot(db)?.versions).toEqual({ UN: bySource.get("UN")!.id, WIKIDATA: bySource.get("WIKIDATA")!.id });
+  });
+
+  test("a file that changes on disk while the worker reads it fails the import", async () => {
+    const db = freshDb();
+    // Thirty copies, 12,570 persons: the worker stops at its four credits long before the end of
+    // the file, so the change made at the first written chunk lands before its second pass ends.
+    const { path } = largerFtmFile("", 30);
+    let changed = false;
+    const err = await importListFiles(db, readListPath(path), meta, {
+      ...STREAMED,
+      onProgress: () => {
+        if (changed) return;
+        changed = true;
+        appendFileSync(path, "\n");
+      },
+    }).catch((e: unknown) => e);
+    expect(changed).toBe(true);
+    expect(err).toBeInstanceOf(ListParseError);
+    expect((err as ListParseError).reason).toBe("the file changed on disk while it was being imported");
+    expect(latestSnapshot(db)).toBeNull();
+    expect(db.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM list_entities").get()!.n).toBe(0);
   });
 });
