@@ -190,7 +190,7 @@ async function main(): Promise<number> {
   const started = performance.now();
   console.log(`Import benchmark${QUICK ? " (BENCH_QUICK: sample scale)" : ""} — bun ${Bun.version}, load average at start ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
   console.log("Each row is one import in its own process into a fresh data folder: seconds = read + parse + record; RSS = that process's peak (VmHWM).");
-  console.log("parse s = files parsed whole before anything is written; large PEP files are streamed (parsed while written), so their parse time is inside record s.");
+  console.log("parse s = files parsed whole before anything is written; large PEP files are streamed (parsed on a worker thread while their rows are written), so their parse time is inside record s.");
   const log = (line: string) => console.log(line);
   for (const name of pruneOldScaleSets()) console.log(`removed cached set of an older generator version: ${name}`);
 
