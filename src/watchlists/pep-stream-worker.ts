@@ -1,7 +1,7 @@
 /**
- * The thread that parses a large PEP import (started by pep-stream.ts): it reads the files from
- * disk, maps every person to an entity, and serialises and hashes each entity as list_entities
- * stores it. The importing thread then only diffs and inserts. Parsing was about 60% of a
+ * The thread that parses a large PEP import (started by pep-stream.ts): it reads the large files
+ * from disk (small ones beside them come in the start message), maps every person to an entity, and
+ * serialises and hashes each entity as list_entities stores it. The importing thread then only diffs and inserts. Parsing was about 60% of a
  * million-person import, so the two halves now run side by side on two cores.
  *
  * Messages in (PepStreamMessage): "start" once, then "more" for each batch the importer has taken.
