@@ -79,6 +79,19 @@ function largerFtmFile(tail = "", copyCount = COPIES): { path: string; lines: nu
   return { path, lines: all.length };
 }
 
+/** The wbgetentities sample as a dump (`latest-all.json`, an entity a line) with its label files beside it. */
+function wikidataDumpFolder(): { dir: string; labels: string[] } {
+  const dir = tempDir();
+  const names = readdirSync(WBGET).sort();
+  const entities = names
+    .filter((n) => n.endsWith(".full.json"))
+    .flatMap((n) => Object.values((JSON.parse(readFileSync(join(WBGET, n), "utf8")) as { entities: Record<string, unknown> }).entities));
+  writeFileSync(join(dir, "latest-all.json"), `[\n${entities.map((e) => JSON.stringify(e)).join(",\n")}\n]\n`);
+  const labels = names.filter((n) => n.endsWith(".labels.json"));
+  for (const n of labels) writeFileSync(join(dir, n), readFileSync(join(WBGET, n)));
+  return { dir, labels };
+}
+
 async function importBothWays(paths: string[]) {
   const streamedDb = freshDb();
   const wholeDb = freshDb();
@@ -105,20 +118,13 @@ describe("PEP files streamed from disk on a worker thread", () => {
   });
 
   test("a Wikidata dump with label files stores the rows its stream yields, serialised and hashed", async () => {
-    const dir = tempDir();
-    const names = readdirSync(WBGET).sort();
-    const entities = names
-      .filter((n) => n.endsWith(".full.json"))
-      .flatMap((n) => Object.values((JSON.parse(readFileSync(join(WBGET, n), "utf8")) as { entities: Record<string, unknown> }).entities));
-    writeFileSync(join(dir, "latest-all.json"), `[\n${entities.map((e) => JSON.stringify(e)).join(",\n")}\n]\n`);
-    for (const n of names.filter((n) => n.endsWith(".labels.json"))) writeFileSync(join(dir, n), readFileSync(join(WBGET, n)));
+    const { dir, labels } = wikidataDumpFolder();
     // Parsed whole, a dump this small is one JSON document whose humans also name their relatives;
     // streamed, its lines are read as a big dump's are (humans left out of the lookup). So the
     // reference is the worker's own stream, run on this thread.
     const db = freshDb();
     const version = (await importListFiles(db, readListPath(dir), meta, STREAMED)).results[0]!.version;
     const onDisk = (name: string) => ({ name, path: join(dir, name), identity: fileIdentity(statSync(join(dir, name))) });
-    const labels = names.filter((n) => n.endsWith(".labels.json"));
     const stats = newPepStreamStats();
     const expected: EntityRow[] = [];
     for await (const e of streamPepJob({ format: "wikidata-json", entityFiles: [onDisk("latest-all.json")], labelFiles: labels.map(onDisk) }, stats)) {
@@ -135,14 +141,7 @@ describe("PEP files streamed from disk on a worker thread", () => {
   });
 
   test("small label files beside a large dump go to the worker in memory and are read as documents", async () => {
-    const dir = tempDir();
-    const names = readdirSync(WBGET).sort();
-    const entities = names
-      .filter((n) => n.endsWith(".full.json"))
-      .flatMap((n) => Object.values((JSON.parse(readFileSync(join(WBGET, n), "utf8")) as { entities: Record<string, unknown> }).entities));
-    writeFileSync(join(dir, "latest-all.json"), `[\n${entities.map((e) => JSON.stringify(e)).join(",\n")}\n]\n`);
-    const labels = names.filter((n) => n.endsWith(".labels.json"));
-    for (const n of labels) writeFileSync(join(dir, n), readFileSync(join(WBGET, n)));
+    const { dir, labels } = wikidataDumpFolder();
     // The dump alone reaches the threshold: it is read from disk by line, the label files are not.
     const threshold = statSync(join(dir, "latest-all.json")).size;
     const db = freshDb();
