@@ -1,4 +1,5 @@
 import type { Logger } from "@/lib/logger";
+import { workerScriptUrl } from "@/lib/worker-script";
 import { type Db, walAutocheckpoint } from "./db";
 
 /**
@@ -33,14 +34,7 @@ export interface Checkpointer {
   stop(): Promise<void>;
 }
 
-/**
- * The worker's script, a file beside this one. In the executable, scripts/build.ts adds it as an
- * entry point at the same path under the bundle's root as under src/, and import.meta.url is the
- * bundle's root (the executable's own name there), not this file.
- */
-const WORKER_URL = import.meta.url.includes("/$bunfs/")
-  ? new URL("./storage/checkpoint-worker.ts", import.meta.url).href
-  : new URL("./checkpoint-worker.ts", import.meta.url).href;
+const WORKER_URL = workerScriptUrl("storage/checkpoint-worker.ts");
 
 /** Starts checkpointing db's WAL from a worker thread; null for an in-memory database, which has no WAL. */
 export function startCheckpointer(db: Db, log: Logger, options: { workerUrl?: string } = {}): Checkpointer | null {

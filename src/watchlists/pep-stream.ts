@@ -1,3 +1,4 @@
+import { workerScriptUrl } from "@/lib/worker-script";
 import type { PepStreamStats } from "./importers/wikidata/stream-stats";
 import { type PepStreamJob, reviveStreamError, type StreamError } from "./pep-stream-job";
 import type { EntityRow } from "./store/types";
@@ -14,14 +15,7 @@ export type PepStreamEvent =
  */
 const CREDITS = 4;
 
-/**
- * The worker's script, a file beside this one. In the executable, scripts/build.ts adds it as an
- * entry point at the same path under the bundle's root as under src/, and import.meta.url is the
- * bundle's root (the executable's own name there), not this file.
- */
-const WORKER_URL = import.meta.url.includes("/$bunfs/")
-  ? new URL("./watchlists/pep-stream-worker.ts", import.meta.url).href
-  : new URL("./pep-stream-worker.ts", import.meta.url).href;
+const WORKER_URL = workerScriptUrl("watchlists/pep-stream-worker.ts");
 
 function failure(message: string): PepStreamEvent {
   return { type: "error", error: { kind: "other", name: "Error", message: `PEP stream worker: ${message}` } };
@@ -34,8 +28,8 @@ function failure(message: string): PepStreamEvent {
  * ListParseError with its file and line). Stopping early (a return or throw in the consumer)
  * terminates the worker.
  */
-export async function* pepRowsFromWorker(job: PepStreamJob, stats: PepStreamStats, workerUrl: string = WORKER_URL): AsyncGenerator<EntityRow[]> {
-  const worker = new Worker(workerUrl);
+export async function* pepRowsFromWorker(job: PepStreamJob, stats: PepStreamStats): AsyncGenerator<EntityRow[]> {
+  const worker = new Worker(WORKER_URL);
   const events: PepStreamEvent[] = [];
   let arrived: PromiseWithResolvers<void> | null = null;
   const push = (event: PepStreamEvent) => {
