@@ -62,7 +62,7 @@ export interface BulkArgs {
 /**
  * Synchronous bulk screen. The request as a whole is refused (400, nothing screened or charged) when
  * it is not a non-empty array of at most 1,000 rows, and with 429 when its valid rows do not fit in
- * the remaining quota. Otherwise rows are isolated: an invalid row or one whose matching fails gets
+ * the remaining quota, or the tenant is at its cap (even with no valid row). Otherwise rows are isolated: an invalid row or one whose matching fails gets
  * an error entry, and every screened row is stored, charged and announced in one transaction.
  */
 export async function bulkScreen(deps: ScreeningDeps, args: BulkArgs): Promise<BulkResult> {
@@ -83,9 +83,11 @@ export async function bulkScreen(deps: ScreeningDeps, args: BulkArgs): Promise<B
   });
 
   const now = deps.clock.now();
+  // "At the cap, screening calls return 429": a bulk with no valid row is one too, though it would
+  // screen nothing. Below the cap such a request is a 200 of failed rows, charged nothing.
+  assertQuotaFits(deps.db, args.tenantId, Math.max(1, subjects.size), now);
   const screened: ScreeningRecord[] = [];
   if (subjects.size > 0) {
-    assertQuotaFits(deps.db, args.tenantId, subjects.size, now);
     const options = optionsForTenant(deps.db, args.tenantId);
     // One snapshot for the whole request, even if a new one is swapped in while it runs.
     const lists = requireLists(deps);

@@ -48,6 +48,22 @@ describe("monthly quota", () => {
     expect((await world.get(`/v1/screenings/${id}`)).status).toBe(200);
     expectProblem(await world.post(`/v1/screenings/${id}/rescreen`, null), 429, "QUOTA_EXCEEDED");
     expectProblem(await world.post("/v1/screenings/bulk", [{ fullName: "A B" }]), 429, "QUOTA_EXCEEDED");
+    // A screening call at the cap is 429 even when it would screen nothing.
+    const invalidOnly = expectProblem(await world.post("/v1/screenings/bulk", [{ bad: 1 }, { fullName: "" }]), 429, "QUOTA_EXCEEDED");
+    expect(invalidOnly.detail).toContain("used 10 of limit 10");
+    expect(world.usedThisMonth()).toBe(10);
+
+    const lists = await world.get("/v1/lists/version");
+    expect(lists.status).toBe(200);
+    expect(world.usedThisMonth()).toBe(10);
+  });
+
+  test("below the cap, a bulk with no valid row is a 200 of failed rows and charges nothing", async () => {
+    setQuota(11);
+    const response = await world.post("/v1/screenings/bulk", [{ bad: 1 }, { fullName: "" }]);
+    expect(response.status).toBe(200);
+    expect(json<{ summary: unknown }>(response).summary).toEqual({ total: 2, screened: 0, failed: 2 });
+    expect(world.usedThisMonth()).toBe(10);
   });
 
   test("a bulk whose valid rows do not fit in the remaining quota is refused whole; invalid rows do not count", async () => {
