@@ -6,6 +6,7 @@ import m0004 from "../../migrations/0004_fewer_index_writes.sql" with { type: "t
 import m0005 from "../../migrations/0005_no_replace.sql" with { type: "text" };
 import m0006 from "../../migrations/0006_dead_deliveries.sql" with { type: "text" };
 import m0007 from "../../migrations/0007_deliveries_by_screening.sql" with { type: "text" };
+import m0008 from "../../migrations/0008_no_replace_by_rowid.sql" with { type: "text" };
 
 /**
  * Every SQL migration, in order, embedded in the binary as text. A test checks that each file in
@@ -20,4 +21,5 @@ export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ name: string; sql: string }> =
   { name: "0005_no_replace", sql: m0005 },
   { name: "0006_dead_deliveries", sql: m0006 },
   { name: "0007_deliveries_by_screening", sql: m0007 },
+  { name: "0008_no_replace_by_rowid", sql: m0008 },
 ];

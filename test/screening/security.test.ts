@@ -1,4 +1,7 @@
+import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { DB_FILE } from "@/storage/db";
 import { makeTenant } from "../helpers/tenants";
 import { expectProblem, json } from "../helpers/api";
 import { startScreeningWorld, type ScreeningWorld } from "./world";
@@ -62,6 +65,33 @@ describe("immutability", () => {
     expect(() => rewrite("INSERT OR REPLACE INTO")).toThrow("a screening is immutable once written");
     expect(() => rewrite("REPLACE INTO")).toThrow("a screening is immutable once written");
     expect(db.query<Record<string, unknown>, [string]>("SELECT * FROM screenings WHERE id = ?").get(screeningId)).toEqual(before);
+  });
+
+  test("a replace through the hidden rowid is refused too, on a connection without foreign keys (a sqlite3 shell)", () => {
+    // Two statements rewrote a screening before 0008: a new id on the stored row's rowid (REPLACE
+    // deletes the row it meets there without a DELETE trigger), then the old id back with other data.
+    const shell = new Database(join(world.lists.server.dataDir, DB_FILE));
+    try {
+      shell.run("PRAGMA foreign_keys = OFF");
+      const guarded: Record<string, { message: string; changed: Record<string, string> }> = {
+        screenings: { message: "a screening is immutable once written", changed: { id: "'rewritten'", decision: "'Clear'" } },
+        audit_log: { message: "audit_log is append-only", changed: { id: "'rewritten'", seq: "seq + 1000000" } },
+        list_versions: { message: "list versions are immutable", changed: { id: "'rewritten'" } },
+        list_snapshots: { message: "list snapshots are immutable", changed: { id: "'rewritten'" } },
+      };
+      for (const [table, { message, changed }] of Object.entries(guarded)) {
+        const columns = shell.query<{ name: string }, []>(`PRAGMA table_info(${table})`).all().map((c) => c.name);
+        const values = columns.map((c) => changed[c] ?? c).join(", ");
+        const snapshot = () => shell.query<Record<string, unknown>, []>(`SELECT rowid AS rid, * FROM ${table} ORDER BY rowid`).all();
+        const before = snapshot();
+        expect(before.length).toBeGreaterThan(0);
+        const replace = `INSERT OR REPLACE INTO ${table} (rowid, ${columns.join(", ")}) SELECT rowid, ${values} FROM ${table} ORDER BY rowid LIMIT 1`;
+        expect(() => shell.run(replace)).toThrow(message);
+        expect(snapshot()).toEqual(before);
+      }
+    } finally {
+      shell.close();
+    }
   });
 
   test("each screening has one case, open unless the screening is Clear", async () => {
