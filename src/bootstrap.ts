@@ -10,7 +10,7 @@ import { openDb } from "@/storage/db";
  * told not to: the server migrates after it starts listening, so /readyz can report it.
  */
 export function openContext(config: Config, options: { log?: Logger; migrate?: boolean } = {}): AppContext {
-  const db = openDb(config.dataDir, { migrate: options.migrate !== false });
+  const db = openDb(config.dataDir, { migrate: options.migrate !== false, durability: config.durability });
   return {
     db,
     config,

@@ -36,6 +36,12 @@ export const ConfigSchema = z
       .describe(
         "The main thread keeps polling for requests until this long after the last one arrived, instead of sleeping: lower latency under a steady load, at the price of CPU while requests keep arriving. 0: sleep at once.",
       ),
+    durability: z
+      .enum(["checkpoint", "commit"])
+      .default("checkpoint")
+      .describe(
+        "When an acknowledged write is safe from a power loss or an operating-system crash. checkpoint (SQLite synchronous=NORMAL): every commit is in the WAL before it is acknowledged, so a process crash or kill loses nothing; the WAL is synced to the disk by the checkpoint that follows, every 20 ms while writes flow, so a power loss can lose the commits of that last moment (the database stays consistent). commit (synchronous=FULL): every commit is synced before it is acknowledged, at the price of one fsync per group commit on the main thread.",
+      ),
     keepAliveTimeoutSeconds: z.coerce
       .number()
       .int()
@@ -118,6 +124,7 @@ export const ENV_SETTINGS: Record<string, { path: Path; list?: boolean }> = {
   AML_SHUTDOWN_GRACE_MS: { path: ["shutdownGraceMs"] },
   AML_IDLE_POLL_MS: { path: ["idlePollMs"] },
   AML_KEEP_ALIVE_TIMEOUT_SECONDS: { path: ["keepAliveTimeoutSeconds"] },
+  AML_DURABILITY: { path: ["durability"] },
   AML_OIDC_ISSUER: { path: ["oidc", "issuer"] },
   AML_OIDC_AUDIENCE: { path: ["oidc", "audience"] },
   AML_OIDC_ROLES_CLAIM: { path: ["oidc", "rolesClaim"] },

@@ -25,7 +25,10 @@ function start(path: string, intervalMs: number): void {
     connection = new Database(path);
     // Never wait: a busy checkpoint (a CLI process checkpointing as it exits) is simply retried on the next tick.
     connection.run("PRAGMA busy_timeout = 0");
-    // Per connection, and it decides the checkpoint's fsyncs: the same setting as the server's connection (db.ts).
+    // Per connection, and it decides the checkpoint's fsyncs: NORMAL syncs the WAL before copying it
+    // back and the database file after, which is what makes the server's commits safe from a power loss
+    // under durability "checkpoint" (db.ts). FULL would add nothing here: it syncs each COMMIT, and this
+    // connection commits nothing.
     connection.run("PRAGMA synchronous = NORMAL");
   } catch (error) {
     send({ type: "failed", message: error instanceof Error ? error.message : String(error) });

@@ -24,7 +24,20 @@ export const DB_FILE = "aml.db";
  * Opens the data folder's database: WAL so readers never block the writer and the CLI can work
  * beside a running server; busy_timeout so concurrent writers wait instead of failing.
  */
-export function openDb(dataDirOrMemory: string, options: { migrate?: boolean } = {}): Db {
+export interface OpenDbOptions {
+  migrate?: boolean;
+  /**
+   * "commit": every COMMIT is synced to the disk before it returns (synchronous=FULL). Default
+   * "checkpoint" (synchronous=NORMAL): a COMMIT is in the WAL, safe from a process crash; the WAL
+   * reaches the disk at the next checkpoint, which syncs it before copying pages back (config.ts,
+   * durability).
+   */
+  durability?: Durability;
+}
+
+export type Durability = "checkpoint" | "commit";
+
+export function openDb(dataDirOrMemory: string, options: OpenDbOptions = {}): Db {
   let path = ":memory:";
   if (dataDirOrMemory !== ":memory:") {
     mkdirSync(dataDirOrMemory, { recursive: true });
@@ -33,7 +46,7 @@ export function openDb(dataDirOrMemory: string, options: { migrate?: boolean } =
   const sqlite = new Database(path, { create: true, strict: true });
   sqlite.run("PRAGMA journal_mode = WAL");
   sqlite.run("PRAGMA busy_timeout = 10000");
-  sqlite.run("PRAGMA synchronous = NORMAL");
+  sqlite.run(`PRAGMA synchronous = ${options.durability === "commit" ? "FULL" : "NORMAL"}`);
   sqlite.run("PRAGMA foreign_keys = ON");
   // Savepoint journals in memory. The group commit (group-commit.ts) runs every unit under a SAVEPOINT,
   // and SQLite copies each page a savepoint modifies to a sub-journal, which by default spills to a

@@ -40,6 +40,7 @@ describe("precedence", () => {
       webhooks: { timeoutMs: 5_000, allowPrivateNetworks: [] },
       idlePollMs: 1,
       keepAliveTimeoutSeconds: 75,
+      durability: "checkpoint",
     });
     expect(config.oidc.issuer).toBeUndefined();
   });
@@ -49,6 +50,11 @@ describe("precedence", () => {
     expect(loadConfig({ env: { AML_IDLE_POLL_MS: "0" } }).idlePollMs).toBe(0);
     expect(configError(() => loadConfig({ env: { AML_IDLE_POLL_MS: "-1" } }))).toMatch(/- idlePollMs: /);
     expect(configError(() => loadConfig({ env: { AML_IDLE_POLL_MS: "250" } }))).toMatch(/- idlePollMs: /);
+  });
+
+  test("durability: checkpoint (default) or commit; anything else is refused", () => {
+    expect(loadConfig({ env: { AML_DURABILITY: "commit" } }).durability).toBe("commit");
+    expect(configError(() => loadConfig({ env: { AML_DURABILITY: "full" } }))).toMatch(/- durability: /);
   });
 
   test("the keep-alive idle timeout: whole seconds from 1 to 255 (Bun's range)", () => {
