@@ -39,7 +39,10 @@ export function commitScreenings(ctx: AppContext, tenantId: string, records: Scr
       const original = findReplay(ctx.db, tenantId, claim, now);
       if (original) return { replayed: true, records: [original], queued: 0 };
     }
-    if (options.charge && records.length > 0) chargeScreens(ctx.db, tenantId, records.length, now);
+    // Charged to the month of the screenings' createdAt (one instant for a request's records), not of
+    // this commit: a bulk that starts before midnight at a month's end and commits after it is a
+    // screen of the month its records, and the pre-check, say it was.
+    if (options.charge && records[0]) chargeScreens(ctx.db, tenantId, records.length, new Date(records[0].createdAt));
     let queued = 0;
     for (const record of records) {
       insertScreening(ctx.db, tenantId, record, options.charge);

@@ -84,6 +84,29 @@ describe("the commit transaction is authoritative", () => {
   });
 });
 
+describe("the month a screen is charged to", () => {
+  test("a bulk started before midnight at the month's end and committed after it is charged to the month of its createdAt", async () => {
+    const tenant = makeTenant(ctx, { monthlyScreeningQuota: 100 });
+    const started = new Date("2026-11-30T23:59:59.900Z");
+    const committed = new Date("2026-12-01T00:00:00.200Z");
+    let matching = false;
+    const acrossMidnight = deps({
+      // The clock passes midnight once matching has begun.
+      clock: { now: () => (matching ? committed : started) },
+      lists: () => {
+        matching = true;
+        return lists;
+      },
+    });
+    const result = await bulkScreen(acrossMidnight, { tenantId: tenant.tenant.id, input: [{ fullName: "Dmitri Korvalev" }, { fullName: "Ada Example" }], meta });
+    expect(result.summary.screened).toBe(2);
+    const createdAt = ctx.db.sqlite.query<{ created_at: string }, [string]>("SELECT DISTINCT created_at FROM screenings WHERE tenant_id = ?").all(tenant.tenant.id);
+    expect(createdAt).toEqual([{ created_at: started.toISOString() }]);
+    const usage = ctx.db.sqlite.query<{ period: string; used: number }, [string]>("SELECT period, used FROM usage_counters WHERE tenant_id = ?").all(tenant.tenant.id);
+    expect(usage).toEqual([{ period: "2026-11", used: 2 }]);
+  });
+});
+
 describe("bulk row isolation", () => {
   test("a row whose matching throws gets an INTERNAL error entry; the other rows are screened and charged", async () => {
     const tenant = makeTenant(ctx);
