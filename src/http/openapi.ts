@@ -96,6 +96,18 @@ export const LATE_NOT_ACCEPTABLE_PROBLEM = `NOT_ACCEPTABLE: Accept allows none o
 /** A description's sentence for a route that takes no query parameters. */
 export const NO_QUERY = "No query parameters (an unknown one is 400).";
 
+/**
+ * A description's sentence for a JSON-body route's 406 and 415, refused before `untouched` (what the
+ * route would otherwise do). An optional body (src/http/media.ts, jsonBody "optional") is accepted
+ * empty whatever its declared type, so only a non-empty one can be 415.
+ */
+export function mediaRefusals(untouched: string, body: "required" | "optional" = "required"): string {
+  const types = "application/json or application/*+json";
+  const unsupported =
+    body === "required" ? `a Content-Type other than ${types}` : `a non-empty body with a Content-Type other than ${types}; an empty body is accepted whatever its Content-Type`;
+  return `A 406 (Accept allows no JSON type) or 415 (${unsupported}) is answered before ${untouched}.`;
+}
+
 const PROBLEMS = {
   400: {
     name: "BadRequest",

@@ -62,8 +62,9 @@ export interface BulkArgs {
 /**
  * Synchronous bulk screen. The request as a whole is refused (400, nothing screened or charged) when
  * it is not a non-empty array of at most 1,000 rows, and with 429 when its valid rows do not fit in
- * the remaining quota, or the tenant is at its cap (even with no valid row). Otherwise rows are isolated: an invalid row or one whose matching fails gets
- * an error entry, and every screened row is stored, charged and announced in one transaction.
+ * the remaining quota, or the tenant is at its cap (even with no valid row). Otherwise rows are
+ * isolated: an invalid row or one whose matching fails gets an error entry, and every screened row is
+ * stored, charged and announced in one transaction.
  */
 export async function bulkScreen(deps: ScreeningDeps, args: BulkArgs): Promise<BulkResult> {
   const rows = parseInput(BulkBody, args.input, "Bulk request");

@@ -39,9 +39,9 @@ export function commitScreenings(ctx: AppContext, tenantId: string, records: Scr
       const original = findReplay(ctx.db, tenantId, claim, now);
       if (original) return { replayed: true, records: [original], queued: 0 };
     }
-    // Charged to the month of the screenings' createdAt (one instant for a request's records), not of
-    // this commit: a bulk that starts before midnight at a month's end and commits after it is a
-    // screen of the month its records, and the pre-check, say it was.
+    // Charged to the month of the screenings' createdAt (one instant for a request's records), which
+    // the pre-check used too, not to the month of this commit: a bulk that starts before midnight at
+    // a month's end and commits after it belongs to the month its records are dated in.
     if (options.charge && records[0]) chargeScreens(ctx.db, tenantId, records.length, new Date(records[0].createdAt));
     let queued = 0;
     for (const record of records) {

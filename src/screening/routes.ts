@@ -7,7 +7,7 @@ import type { HttpDeps } from "@/http/deps";
 import { guard, secured } from "@/http/guard";
 import { media } from "@/http/media";
 import { decidedRepresentation, JSON_ONLY, JSON_OR_CSV } from "@/http/negotiate";
-import { jsonContent, jsonRequestBody, jsonResponse, NO_QUERY_PROBLEM, PARAMETERS, problemResponses } from "@/http/openapi";
+import { jsonContent, jsonRequestBody, jsonResponse, mediaRefusals, NO_QUERY_PROBLEM, PARAMETERS, problemResponses } from "@/http/openapi";
 import { callMeta, requestState } from "@/http/request-state";
 import { pathId } from "@/lib/validate";
 import { bulkScreen } from "./bulk";
@@ -67,11 +67,8 @@ const IDEMPOTENCY =
   "Idempotency-Key header (optional, 1–255 printable ASCII characters, kept 24 h by default): the same key with the same body returns the original screening with `Idempotent-Replayed: true`, uncharged and without a new webhook; the same key with a different body is 422 IDEMPOTENCY_KEY_REUSED.";
 const TOO_MANY_SCREENS =
   "429 QUOTA_EXCEEDED when the tenant's monthly quota is used up, with used, limit, remaining and period, and (unless the quota is 0) Retry-After: the seconds until the counter resets at the start of the next UTC month. Reads and /v1/usage keep working. 429 RATE_LIMITED when the operator set a per-tenant rate limit (rateLimit.screensPerSecond) and this tenant's bucket holds no screen now, with rateLimit {screensPerSecond, burst, available, needed} and Retry-After; the replay of a completed Idempotency-Key is never rate-limited. Tell the two apart by code.";
-const MEDIA =
-  "A 406 (Accept allows no JSON type) or 415 (a Content-Type other than application/json or application/*+json) is answered before anything is screened, stored or charged.";
-/** Rescreen's body is optional: an empty one is no input whatever its declared type (src/http/media.ts). */
-const MEDIA_OPTIONAL_BODY =
-  "A 406 (Accept allows no JSON type) or 415 (a non-empty body with a Content-Type other than application/json or application/*+json; an empty body is accepted whatever its Content-Type) is answered before anything is screened, stored or charged.";
+const UNTOUCHED = "anything is screened, stored or charged";
+const MEDIA = mediaRefusals(UNTOUCHED);
 
 const SCREEN_HEADERS = {
   Location: { description: "/v1/screenings/{id} of the screening returned", schema: { type: "string" as const } },
@@ -218,7 +215,7 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
         detail: {
           ...secured("Screening.Write", {
             summary: "Re-screen an earlier screening",
-            description: `Screens the same subject with the ORIGINAL resolved options against the lists serving now. Returns a new screening (rescreenOf = the original, origin rescreen); the original is never changed. Charged as one screen and raises screening.completed. Takes no input: send no body (or \`{}\`, or \`null\`); any field, such as options, is 400 rather than ignored. ${IDEMPOTENCY} ${TOO_MANY_SCREENS} 404 for another tenant's or an unknown screening. 409 CONFLICT when the stored subject has a name with no letter or digit to match (only a screening stored before names were checked can): nothing is screened or charged; screen a corrected subject with check instead. ${MEDIA_OPTIONAL_BODY}`,
+            description: `Screens the same subject with the ORIGINAL resolved options against the lists serving now. Returns a new screening (rescreenOf = the original, origin rescreen); the original is never changed. Charged as one screen and raises screening.completed. Takes no input: send no body (or \`{}\`, or \`null\`); any field, such as options, is 400 rather than ignored. ${IDEMPOTENCY} ${TOO_MANY_SCREENS} 404 for another tenant's or an unknown screening. 409 CONFLICT when the stored subject has a name with no letter or digit to match (only a screening stored before names were checked can): nothing is screened or charged; screen a corrected subject with check instead. ${mediaRefusals(UNTOUCHED, "optional")}`,
             tags: ["Screening"],
           }),
           parameters: [PARAMETERS.idempotencyKey],

@@ -2,6 +2,7 @@ import { Database, type Statement } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
+import type { Config } from "@/config";
 import { oncePer } from "@/lib/once-per";
 import { migrate } from "./migrate";
 import { rowCacheOf } from "./row-cache";
@@ -20,10 +21,6 @@ export interface Db {
 
 export const DB_FILE = "aml.db";
 
-/**
- * Opens the data folder's database: WAL so readers never block the writer and the CLI can work
- * beside a running server; busy_timeout so concurrent writers wait instead of failing.
- */
 export interface OpenDbOptions {
   migrate?: boolean;
   /**
@@ -32,11 +29,13 @@ export interface OpenDbOptions {
    * reaches the disk at the next checkpoint, which syncs it before copying pages back (config.ts,
    * durability).
    */
-  durability?: Durability;
+  durability?: Config["durability"];
 }
 
-export type Durability = "checkpoint" | "commit";
-
+/**
+ * Opens the data folder's database: WAL so readers never block the writer and the CLI can work
+ * beside a running server; busy_timeout so concurrent writers wait instead of failing.
+ */
 export function openDb(dataDirOrMemory: string, options: OpenDbOptions = {}): Db {
   let path = ":memory:";
   if (dataDirOrMemory !== ":memory:") {

@@ -21,7 +21,7 @@ import type { HttpDeps } from "../deps";
 import { guard, secured } from "../guard";
 import { media } from "../media";
 import { JSON_ONLY } from "../negotiate";
-import { jsonRequestBody, jsonResponse, NO_QUERY, problemResponses } from "../openapi";
+import { jsonRequestBody, jsonResponse, mediaRefusals, NO_QUERY, problemResponses } from "../openapi";
 import { callMeta } from "../request-state";
 import { ADMIN_PROBLEMS, TENANT_ADMIN_DESCRIPTIONS, TENANT_ADMIN_READ, TENANT_ADMIN_WRITE } from "../tenant-admin";
 
@@ -33,8 +33,7 @@ const IssueKeyQuery = z
   })
   .strict();
 
-const MEDIA =
-  "A 406 (Accept allows no JSON type) or 415 (a Content-Type other than application/json or application/*+json) is answered before anything is read or written.";
+const MEDIA = mediaRefusals("anything is read or written");
 const WRITE_DESCRIPTIONS = {
   ...TENANT_ADMIN_DESCRIPTIONS,
   400: "Invalid or unknown body fields (each named in errors[]), an empty body, malformed JSON or an unknown query parameter.",
