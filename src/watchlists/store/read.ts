@@ -37,10 +37,27 @@ export function listVersions(db: Db, limit = 100): ListVersion[] {
     .map(toVersion);
 }
 
-/** Streams a version's entities in their import order. */
+/** Entities read per statement by versionEntities. */
+const ENTITY_PAGE = 1_000;
+
+/**
+ * Streams a version's entities in their import order, a page at a time, each page read by a
+ * statement run to its end. The reader (a snapshot load) yields to the event loop between entities,
+ * and the server commits on this same connection meanwhile: one statement left open across those
+ * yields would pin the connection to its read snapshot, and the first BEGIN IMMEDIATE after another
+ * process's commit would fail with SQLITE_BUSY_SNAPSHOT, which busy_timeout does not retry. A
+ * version never changes once written, so pages read in different snapshots still make one whole.
+ */
 export function* versionEntities(db: Db, versionId: string): Generator<WatchlistEntity> {
-  const rows = db.sqlite
-    .query<{ data: string }, [string]>("SELECT data FROM list_entities WHERE version_id = ? ORDER BY ordinal")
-    .iterate(versionId);
-  for (const row of rows) yield JSON.parse(row.data) as WatchlistEntity;
+  const page = db.sqlite.query<{ ordinal: number; data: string }, [string, number, number]>(
+    "SELECT ordinal, data FROM list_entities WHERE version_id = ? AND ordinal > ? ORDER BY ordinal LIMIT ?",
+  );
+  let after = -1;
+  for (;;) {
+    const rows = page.all(versionId, after, ENTITY_PAGE);
+    for (const row of rows) yield JSON.parse(row.data) as WatchlistEntity;
+    const last = rows.at(-1);
+    if (!last || rows.length < ENTITY_PAGE) return;
+    after = last.ordinal;
+  }
 }
