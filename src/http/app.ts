@@ -6,7 +6,7 @@ import { type BodyRule, bodyLimitKey, declaredBodyRules } from "./body-limits";
 import { principalOf } from "./authenticate";
 import { apiDocs } from "./docs";
 import type { HttpDeps } from "./deps";
-import { isJsonMediaType, parseJsonText, UNREAD } from "./media";
+import { isJsonMediaType, MalformedJson, readJsonText, UNREAD } from "./media";
 import { jsonResponse } from "./negotiate";
 import { notInThisVersion, type RouteTable, routeNotFound, routeTable } from "./route-table";
 import { problemResponse } from "./problem";
@@ -65,7 +65,12 @@ export function createApp(deps: HttpDeps) {
       const text = await readLimited(request, limit, declared);
       // Any other body (text, CSV, unknown) is read under the same limit and the same rule, so no body
       // an unauthenticated client sends is buffered past maxJsonBodyBytes. JSON routes refuse it with 415.
-      return isJsonMediaType(contentType) ? parseJsonText(text) : text;
+      return isJsonMediaType(contentType) ? readJsonText(text) : text;
+    })
+    // After every route's guard (transform hooks run before any beforeHandle): a caller without a
+    // valid credential gets 401, not a 400 about a body it may not send.
+    .onBeforeHandle(function refuseMalformedJson({ body }) {
+      if (body instanceof MalformedJson) throw body.problem();
     })
     .onError(({ request, error, code }) => {
       const state = requestState(request);

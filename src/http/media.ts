@@ -39,16 +39,36 @@ function unsupported(contentType: string): ServiceError {
 }
 
 /**
- * A JSON body's text as a value: undefined when empty, 400 MALFORMED_JSON when not JSON. The app's
- * parser uses it for JSON content types; JSON routes for a body that came without a Content-Type.
+ * What the app's parser leaves as the body of a JSON request that does not parse. The parser runs
+ * before the guard authenticates; refusing there would answer an unauthenticated caller 400 instead
+ * of 401. The app refuses it once the route's guard has run (app.ts, refuseMalformedJson).
  */
-export function parseJsonText(text: string): unknown {
+export class MalformedJson {
+  constructor(readonly reason: string) {}
+
+  problem(): ServiceError {
+    return new ServiceError("MALFORMED_JSON", `The request body is not valid JSON: ${this.reason}`);
+  }
+}
+
+/** A JSON body's text as a value: undefined when empty, MalformedJson when not JSON (the app's parser). */
+export function readJsonText(text: string): unknown {
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new ServiceError("MALFORMED_JSON", `The request body is not valid JSON: ${(error as Error).message}`);
+    return new MalformedJson((error as Error).message);
   }
+}
+
+/**
+ * A JSON body's text as a value: undefined when empty, 400 MALFORMED_JSON when not JSON. For a body
+ * that came without a Content-Type, read by a JSON route after its guard has run.
+ */
+export function parseJsonText(text: string): unknown {
+  const value = readJsonText(text);
+  if (value instanceof MalformedJson) throw value.problem();
+  return value;
 }
 
 /**

@@ -164,14 +164,23 @@ describe("problem+json on every error", () => {
     expectProblem(res, 401, "UNAUTHENTICATED");
   });
 
-  test("400 MALFORMED_JSON keeps the parser's reason", async () => {
+  test("malformed JSON from a caller without a credential is 401, not a 400 about the body", async () => {
     const res = await call(server.url, "/v1/tenants", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: '{"name": ',
     });
-    const body = expectProblem(res, 400, "MALFORMED_JSON", "/v1/tenants");
-    expect(body.detail).toStartWith("The request body is not valid JSON");
+    expectProblem(res, 401, "UNAUTHENTICATED", "/v1/tenants");
+  });
+
+  test("malformed JSON with a credential the route refuses is 403, not 400", async () => {
+    const res = await call(server.url, "/v1/tenants", {
+      method: "POST",
+      key,
+      headers: { "content-type": "application/json" },
+      body: '{"name": ',
+    });
+    expectProblem(res, 403, "FORBIDDEN", "/v1/tenants");
   });
 });
 

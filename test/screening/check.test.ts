@@ -125,8 +125,9 @@ describe("validation", () => {
     }
   });
 
-  test("malformed JSON is 400", async () => {
-    expectProblem(await world.post("/v1/screenings/check", "{not json"), 400, "MALFORMED_JSON");
+  test("malformed JSON is 400 with the parser's reason", async () => {
+    const body = expectProblem(await world.post("/v1/screenings/check", "{not json"), 400, "MALFORMED_JSON");
+    expect(body.detail).toStartWith("The request body is not valid JSON: ");
   });
 });
 
