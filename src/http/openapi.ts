@@ -134,7 +134,12 @@ const PROBLEMS = {
     description:
       "QUOTA_EXCEEDED: not enough monthly screening quota left; the body carries used, limit, remaining and period. Or RATE_LIMITED: the tenant's screening rate limit (rateLimit in the configuration, off by default) admits no more screens now; the body carries rateLimit {screensPerSecond, burst, available, needed}. Either way nothing was screened or charged.",
   },
-  503: { name: "NotReady", code: "NOT_READY", description: "NOT_READY: storage is being migrated or no watchlist is loaded yet; retry shortly." },
+  503: {
+    name: "NotReady",
+    code: "NOT_READY",
+    description:
+      "NOT_READY: storage is being migrated, no watchlist is loaded yet, or (a bearer token) the identity provider's signing keys could not be loaded to check it; retry shortly.",
+  },
 } as const;
 
 export type ProblemStatus = keyof typeof PROBLEMS;
@@ -145,7 +150,10 @@ export type ProblemStatus = keyof typeof PROBLEMS;
  */
 export function problemResponses(statuses: readonly ProblemStatus[], descriptions: Partial<Record<ProblemStatus, string>> = {}): Record<string, OpenApiResponse> {
   const out: Record<string, Ref> = {};
-  for (const status of statuses) {
+  // A route that authenticates also answers 503 when a bearer token cannot be checked because the
+  // identity provider's keys cannot be loaded (authenticate.ts).
+  const all: readonly ProblemStatus[] = statuses.includes(401) && !statuses.includes(503) ? [...statuses, 503] : statuses;
+  for (const status of all) {
     const reference = ref("responses", PROBLEMS[status].name);
     const description = descriptions[status];
     out[String(status)] = description === undefined ? reference : { ...reference, description };

@@ -81,7 +81,7 @@ const BULK_HEADER = (what: string) => ({ description: `CSV responses only: ${wha
 
 const SCREEN_PROBLEMS = {
   400: "Invalid or unknown body fields (each named in errors[]), malformed JSON, an unknown query parameter or a malformed Idempotency-Key.",
-  503: "No watchlist snapshot is loaded yet (or storage is being migrated).",
+  503: "No watchlist snapshot is loaded yet, storage is being migrated, or (a bearer token) the identity provider's signing keys could not be loaded to check it.",
 } as const;
 
 /** Thin adapters over the screening verbs: resolve the caller, settle media types, call one verb, shape the response. */

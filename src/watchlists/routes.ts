@@ -60,7 +60,7 @@ export function listRoutes<Index>(deps: HttpDeps, runtime: () => WatchlistRuntim
             200: jsonResponse("The serving snapshot", LISTS_VERSION_SCHEMA),
             ...problemResponses([400, 401, 403, 406, 503], {
               400: NO_QUERY_PROBLEM,
-              503: "No watchlist snapshot is loaded yet (or storage is being migrated).",
+              503: "No watchlist snapshot is loaded yet, storage is being migrated, or (a bearer token) the identity provider's signing keys could not be loaded to check it.",
             }),
           },
         },

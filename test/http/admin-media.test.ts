@@ -352,21 +352,21 @@ describe("OpenAPI", () => {
   });
 
   const ROUTES: Array<[string, string, string, string[], string | null]> = [
-    ["/v1/tenants", "post", "201", ["400", "401", "403", "406", "409", "413", "415"], "application/json"],
-    ["/v1/tenants", "get", "200", ["400", "401", "403", "406"], null],
-    ["/v1/tenants/{id}", "get", "200", ["400", "401", "403", "404", "406"], null],
-    ["/v1/tenants/{id}/api-keys", "get", "200", ["400", "401", "403", "404", "406"], null],
-    ["/v1/tenants/{id}/api-keys", "post", "201", ["400", "401", "403", "404", "406"], null],
-    ["/v1/tenants/{id}/api-keys/{keyId}", "delete", "200", ["400", "401", "403", "404", "406", "409"], null],
-    ["/v1/tenants/{id}/quota", "put", "200", ["400", "401", "403", "404", "406", "413", "415"], "application/json"],
-    ["/v1/tenants/{id}/webhook", "put", "200", ["400", "401", "403", "404", "406", "413", "415"], "application/json"],
-    ["/v1/tenants/{id}/webhook/secret", "post", "200", ["400", "401", "403", "404", "406"], null],
-    ["/v1/tenants/{id}/risk-profile", "get", "200", ["400", "401", "403", "404", "406"], null],
-    ["/v1/tenants/{id}/risk-profile", "put", "200", ["400", "401", "403", "404", "406", "413", "415"], "application/json"],
+    ["/v1/tenants", "post", "201", ["400", "401", "403", "406", "409", "413", "415", "503"], "application/json"],
+    ["/v1/tenants", "get", "200", ["400", "401", "403", "406", "503"], null],
+    ["/v1/tenants/{id}", "get", "200", ["400", "401", "403", "404", "406", "503"], null],
+    ["/v1/tenants/{id}/api-keys", "get", "200", ["400", "401", "403", "404", "406", "503"], null],
+    ["/v1/tenants/{id}/api-keys", "post", "201", ["400", "401", "403", "404", "406", "503"], null],
+    ["/v1/tenants/{id}/api-keys/{keyId}", "delete", "200", ["400", "401", "403", "404", "406", "409", "503"], null],
+    ["/v1/tenants/{id}/quota", "put", "200", ["400", "401", "403", "404", "406", "413", "415", "503"], "application/json"],
+    ["/v1/tenants/{id}/webhook", "put", "200", ["400", "401", "403", "404", "406", "413", "415", "503"], "application/json"],
+    ["/v1/tenants/{id}/webhook/secret", "post", "200", ["400", "401", "403", "404", "406", "503"], null],
+    ["/v1/tenants/{id}/risk-profile", "get", "200", ["400", "401", "403", "404", "406", "503"], null],
+    ["/v1/tenants/{id}/risk-profile", "put", "200", ["400", "401", "403", "404", "406", "413", "415", "503"], "application/json"],
     ["/v1/lists/version", "get", "200", ["400", "401", "403", "406", "503"], null],
-    ["/v1/lists/import", "post", "201", ["400", "401", "403", "406", "409", "413", "415"], "multipart/form-data"],
-    ["/v1/audit", "get", "200", ["400", "401", "403", "406"], null],
-    ["/v1/audit/verify", "get", "200", ["400", "401", "403", "406"], null],
+    ["/v1/lists/import", "post", "201", ["400", "401", "403", "406", "409", "413", "415", "503"], "multipart/form-data"],
+    ["/v1/audit", "get", "200", ["400", "401", "403", "406", "503"], null],
+    ["/v1/audit/verify", "get", "200", ["400", "401", "403", "406", "503"], null],
   ];
 
   test.each(ROUTES)("%s %s: %s with a shared JSON schema, problem responses by reference, its request body", (path, method, ok, problems, bodyType) => {

@@ -51,10 +51,10 @@ const op = (path: string, method: string): Operation => {
 
 const ROUTES: Array<[string, string, string[]]> = [
   ["/v1/screenings/check", "post", ["400", "401", "403", "406", "413", "415", "422", "429", "503"]],
-  ["/v1/screenings/{id}", "get", ["400", "401", "403", "404", "406"]],
+  ["/v1/screenings/{id}", "get", ["400", "401", "403", "404", "406", "503"]],
   ["/v1/screenings/{id}/rescreen", "post", ["400", "401", "403", "404", "406", "409", "413", "415", "422", "429", "503"]],
   ["/v1/screenings/bulk", "post", ["400", "401", "403", "406", "413", "415", "429", "503"]],
-  ["/v1/usage", "get", ["400", "401", "403", "406"]],
+  ["/v1/usage", "get", ["400", "401", "403", "406", "503"]],
 ];
 
 test("the screening and risk-profile routes are documented with their policies", () => {

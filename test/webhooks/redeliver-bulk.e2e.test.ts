@@ -397,7 +397,7 @@ describe("OpenAPI", () => {
     world = await startWorld({ intervalMs: 60_000 });
     const paths = await servedPaths(world.server.url);
     const operation = paths[BULK]?.post;
-    expectDocumentedResponses(operation, "202", ["400", "401", "403", "406", "413", "415"], "#/components/schemas/WebhookBulkRedelivery");
+    expectDocumentedResponses(operation, "202", ["400", "401", "403", "406", "413", "415", "503"], "#/components/schemas/WebhookBulkRedelivery");
     expect(operation?.requestBody?.required).toBe(true);
     expect(Object.keys(operation?.requestBody?.content ?? {})).toEqual(["application/json"]);
     expect((operation?.parameters ?? []).filter((p) => p.in === "query")).toEqual([]);
