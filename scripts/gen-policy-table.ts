@@ -4,6 +4,7 @@
  * Run after adding or changing a route: bun run scripts/gen-policy-table.ts [--check]
  * (--check exits 1 when docs/policies.md is out of date, without writing).
  */
+import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { serverExtensions } from "@/cli/extensions";
@@ -12,7 +13,7 @@ import { createApp } from "@/http/app";
 import { type PolicyRow, policyMarkdown, policyTable } from "@/http/policy-table";
 import { systemClock } from "@/lib/clock";
 import { createLogger } from "@/lib/logger";
-import { createSecretBox, loadMasterKey } from "@/lib/secret-box";
+import { createSecretBox } from "@/lib/secret-box";
 import { openDb } from "@/storage/db";
 
 export const POLICIES_DOC = join(import.meta.dir, "..", "docs", "policies.md");
@@ -28,7 +29,7 @@ export async function servedPolicyTable(): Promise<PolicyRow[]> {
       config,
       clock: systemClock,
       log: createLogger("silent"),
-      secrets: createSecretBox(loadMasterKey(null)),
+      secrets: createSecretBox(randomBytes(32)),
       bearer: null,
       readiness: { checks: () => [] },
       extraRoutes: extensions.flatMap((e) => (e.routes ? [e.routes] : [])),

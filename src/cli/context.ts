@@ -4,6 +4,7 @@ import { openContext } from "@/bootstrap";
 import { loadConfig } from "@/config";
 import type { AppContext, CallMeta } from "@/context";
 import { createLogger } from "@/lib/logger";
+import { requireApplianceData } from "./paths";
 
 export interface GlobalOptions {
   dataDir?: string;
@@ -11,31 +12,57 @@ export interface GlobalOptions {
   json?: boolean;
 }
 
+export interface ContextOptions {
+  /**
+   * The command sets an appliance up (tenant create, lists import) and may create a new data folder.
+   * Every other command needs an existing aml.db, so that a mistyped --data-dir fails instead of
+   * creating an empty appliance that answers "(none)" or backs up nothing.
+   */
+  setsUp?: boolean;
+}
+
 export function globalOptions(command: Command): GlobalOptions {
   return command.optsWithGlobals<GlobalOptions>();
 }
 
 /** Local mode: the CLI works directly on the data folder (never through HTTP), beside a running server. */
-export function cliContext(command: Command): AppContext {
+export function cliContext(command: Command, options: ContextOptions = {}): AppContext {
   const opts = globalOptions(command);
   const config = loadConfig({ configFile: opts.config, flags: { dataDir: opts.dataDir } });
+  const setsUp = options.setsUp === true;
+  if (!setsUp) requireApplianceData(config.dataDir);
   // CLI output is for people and scripts; keep JSON logs quiet unless something is wrong.
-  return openContext(config, { log: createLogger("warn") });
+  return openContext(config, { log: createLogger("warn"), create: setsUp });
 }
 
+/**
+ * The person behind the command, for audit entries: under `sudo -u aml` SUDO_USER names them while
+ * USER and LOGNAME name the service account.
+ */
 export function cliMeta(): CallMeta {
-  let operator = "unknown";
+  return { actor: { type: "cli", id: operatorName() } };
+}
+
+function operatorName(): string {
+  for (const name of [process.env.SUDO_USER, process.env.LOGNAME, process.env.USER]) if (name) return name;
   try {
-    operator = userInfo().username;
+    // Bun's userInfo() reads $USER and answers "unknown" without it; Node's reads the passwd entry.
+    const { username } = userInfo();
+    if (username && username !== "unknown") return username;
   } catch {
-    // Some containers have no passwd entry for the uid; the audit entry still says it came from the CLI.
+    // Some containers have no passwd entry for the uid.
   }
-  return { actor: { type: "cli", id: operator } };
+  const uid = process.getuid?.();
+  return uid === undefined ? "unknown" : `uid:${uid}`;
 }
 
 /** Runs a command body with an opened context, always closing the database. */
-export async function withContext<T>(command: Command, body: (ctx: AppContext, json: boolean) => T | Promise<T>): Promise<T> {
-  const ctx = cliContext(command);
+export async function withContext<T>(
+  command: Command,
+  body: (ctx: AppContext, json: boolean) => T | Promise<T>,
+  options: ContextOptions = {},
+): Promise<T> {
+  const ctx = cliContext(command, options);
   try {
     return await body(ctx, globalOptions(command).json === true);
   } finally {

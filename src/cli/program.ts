@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { ConfigError } from "@/config";
 import { ServiceError } from "@/errors";
+import { MasterKeyError } from "@/storage/master-key";
 import { MigrationError } from "@/storage/migrate";
 import { registerAudit } from "./commands/audit";
 import { registerBackup } from "./commands/backup";
@@ -14,8 +15,18 @@ import { registerScreen } from "./commands/screen";
 import { registerServe } from "./commands/serve";
 import { registerTenant } from "./commands/tenant";
 import { registerWebhook } from "./commands/webhook";
+import { refuseRemote } from "./remote";
 
 export const VERSION = "0.1.0";
+
+const HELP_AFTER = `
+Data folder: only serve, migrate, lists import and tenant create may create a new one. Every other
+command exits 2, creating nothing, when the data folder has no aml.db (a mistyped --data-dir).
+
+Remote: --remote works for tenant, key, quota and profile commands (login and webhook verify accept
+it and use neither the remote nor the data folder). Every other command runs only on the appliance's
+host and exits 2 when given --remote. AML_REMOTE is a default for the remote-capable commands only:
+the others ignore it, work on the local data folder and say so on stderr.`;
 
 export function buildProgram(): Command {
   const program = new Command("aml")
@@ -24,10 +35,15 @@ export function buildProgram(): Command {
     .option("-d, --data-dir <dir>", "data folder (default ./data, env AML_DATA_DIR)")
     .option("-c, --config <file>", "JSON config file (env AML_CONFIG)")
     .option("--json", "print JSON instead of tables")
-    .option("--remote <url>", "run tenant/key/quota commands against a remote appliance's admin API (env AML_REMOTE)")
+    .option(
+      "--remote <url>",
+      "run tenant, key, quota and profile commands against a remote appliance's admin API (env AML_REMOTE, a default for those commands only); the other commands run only on the appliance's host and refuse --remote",
+    )
     .option("--token <token>", "bearer token for --remote (env AML_TOKEN; default: the token saved by `aml login`)")
     .showHelpAfterError()
-    .exitOverride();
+    .exitOverride()
+    .hook("preAction", (_program, action) => refuseRemote(action))
+    .addHelpText("after", HELP_AFTER);
   registerServe(program);
   registerMigrate(program);
   registerTenant(program);
@@ -51,7 +67,7 @@ export async function runCli(argv: string[]): Promise<number> {
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
-    if (error instanceof ServiceError || error instanceof ConfigError || error instanceof MigrationError) {
+    if (error instanceof ServiceError || error instanceof ConfigError || error instanceof MigrationError || error instanceof MasterKeyError) {
       process.stderr.write(`error: ${error.message}\n`);
       for (const issue of error instanceof ServiceError ? (error.fieldIssues ?? []) : []) {
         process.stderr.write(`  - ${issue.field}: ${issue.message}\n`);

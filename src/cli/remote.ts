@@ -1,11 +1,43 @@
 import type { Command } from "commander";
-import { ServiceError } from "@/errors";
+import { invalidInput, ServiceError } from "@/errors";
 import { clientCredentialsGrant } from "./oidc-client";
 import { loadToken, saveToken } from "./token-store";
 
 export interface RemoteOptions {
   remote?: string;
   token?: string;
+}
+
+const remoteCapable = new WeakSet<Command>();
+
+/**
+ * Marks a command that honours --remote: the admin commands with an admin API route, and login and
+ * webhook verify, which use neither the data folder nor the remote and so cannot answer from the wrong place.
+ */
+export function allowsRemote(command: Command): Command {
+  remoteCapable.add(command);
+  return command;
+}
+
+/**
+ * Runs before every action. A local-only command given --remote exits 2 instead of quietly answering
+ * from the local data folder. AML_REMOTE is a default for the commands with a remote mode: it does not
+ * stop the others (an exported AML_REMOTE must not break `aml serve` or a backup on the host), but
+ * they say on stderr that they ignored it.
+ */
+export function refuseRemote(command: Command): void {
+  if (remoteCapable.has(command)) return;
+  const name = commandPath(command);
+  if (command.optsWithGlobals<RemoteOptions>().remote !== undefined) {
+    throw invalidInput(`aml ${name} runs only on the appliance's host, on its data folder: it has no --remote mode; run it there without --remote`);
+  }
+  if (process.env.AML_REMOTE) process.stderr.write(`note: AML_REMOTE is ignored: aml ${name} works only on the local data folder\n`);
+}
+
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(" ");
 }
 
 /** Remote mode: admin commands call the appliance's admin API with a bearer token instead of opening the data folder. */

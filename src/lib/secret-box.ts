@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -10,9 +10,15 @@ import { join } from "node:path";
 export interface SecretBox {
   seal(plaintext: string): string;
   open(sealed: string): string;
+  /**
+   * Names the key without revealing it (an HMAC of a fixed label under the key): the database keeps it
+   * so that a master.key from another folder is refused at start, not at the first delivery.
+   */
+  readonly keyCheck: string;
 }
 
 const VERSION = "v1";
+const KEY_CHECK_LABEL = "aml master key check v1";
 export const MASTER_KEY_FILE = "master.key";
 
 export function createSecretBox(key: Uint8Array): SecretBox {
@@ -32,23 +38,33 @@ export function createSecretBox(key: Uint8Array): SecretBox {
       decipher.setAuthTag(raw.subarray(12, 28));
       return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
     },
+    keyCheck: `${VERSION}:${createHmac("sha256", key).update(KEY_CHECK_LABEL).digest("hex")}`,
   };
 }
 
-/** Loads the data folder's master key, creating it (mode 0600) on first use. */
-export function loadMasterKey(dataDir: string | null): Uint8Array {
-  if (dataDir === null) return randomBytes(32);
+/** The data folder's master key, or null when it has none. */
+export function readMasterKey(dataDir: string): Uint8Array | null {
   const path = join(dataDir, MASTER_KEY_FILE);
-  if (!existsSync(path)) {
-    // wx: never overwrite a key another process created in the meantime.
-    try {
-      writeFileSync(path, randomBytes(32).toString("base64"), { mode: 0o600, flag: "wx" });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-    chmodSync(path, 0o600);
-  }
+  if (!existsSync(path)) return null;
   const key = Buffer.from(readFileSync(path, "utf8").trim(), "base64");
   if (key.length !== 32) throw new Error(`${path} is not a valid master key (expected 32 base64 bytes)`);
+  return key;
+}
+
+/**
+ * Writes a new master key (mode 0600) and returns the folder's key: the new one, or the one another
+ * process wrote first. Callers decide whether a new key is safe (storage/master-key.ts).
+ */
+export function createMasterKey(dataDir: string): Uint8Array {
+  const path = join(dataDir, MASTER_KEY_FILE);
+  // wx: never overwrite a key another process created in the meantime.
+  try {
+    writeFileSync(path, randomBytes(32).toString("base64"), { mode: 0o600, flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  chmodSync(path, 0o600);
+  const key = readMasterKey(dataDir);
+  if (key === null) throw new Error(`${path} vanished right after it was written`);
   return key;
 }

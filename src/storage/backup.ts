@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { MASTER_KEY_FILE } from "@/lib/secret-box";
 import { DB_FILE, type Db } from "./db";
@@ -14,20 +14,31 @@ export interface BackupResult {
  * Online backup while the server runs: VACUUM INTO writes a consistent, compacted copy of the
  * database from one read snapshot without blocking writers. master.key is copied beside it:
  * without it the sealed webhook secrets in the copy cannot be used.
+ *
+ * The copy holds subject names and the key that opens the webhook secrets: a new folder is made
+ * 0700 and both files 0600, whatever the umask.
  */
 export function backupDataFolder(db: Db, dataDir: string, destination: string): BackupResult {
   const folder = resolve(destination);
   if (existsSync(folder) && readdirSync(folder).length > 0) {
     throw new Error(`Backup folder ${folder} is not empty; choose a new folder`);
   }
-  mkdirSync(folder, { recursive: true });
+  if (!existsSync(folder)) {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    chmodSync(folder, 0o700);
+  }
   const database = join(folder, DB_FILE);
+  // Created empty with its mode first: VACUUM INTO fills an existing empty file and keeps its mode,
+  // so the copy is never readable by others, not even for a moment.
+  writeFileSync(database, "", { mode: 0o600, flag: "wx" });
+  chmodSync(database, 0o600);
   db.sqlite.run("VACUUM INTO ?", [database]);
   let masterKey: string | null = null;
   const keyFile = join(dataDir, MASTER_KEY_FILE);
   if (existsSync(keyFile)) {
     masterKey = join(folder, MASTER_KEY_FILE);
     copyFileSync(keyFile, masterKey);
+    chmodSync(masterKey, 0o600);
   }
   return { folder, database, masterKey, bytes: Bun.file(database).size };
 }

@@ -30,6 +30,8 @@ export interface OpenDbOptions {
    * durability).
    */
   durability?: Config["durability"];
+  /** false: the database must already exist; neither the folder nor aml.db is created. Default true. */
+  create?: boolean;
 }
 
 /**
@@ -37,12 +39,13 @@ export interface OpenDbOptions {
  * beside a running server; busy_timeout so concurrent writers wait instead of failing.
  */
 export function openDb(dataDirOrMemory: string, options: OpenDbOptions = {}): Db {
+  const create = options.create !== false;
   let path = ":memory:";
   if (dataDirOrMemory !== ":memory:") {
-    mkdirSync(dataDirOrMemory, { recursive: true });
+    if (create) mkdirSync(dataDirOrMemory, { recursive: true });
     path = join(dataDirOrMemory, DB_FILE);
   }
-  const sqlite = new Database(path, { create: true, strict: true });
+  const sqlite = new Database(path, { create, readwrite: true, strict: true });
   sqlite.run("PRAGMA journal_mode = WAL");
   sqlite.run("PRAGMA busy_timeout = 10000");
   sqlite.run(`PRAGMA synchronous = ${options.durability === "commit" ? "FULL" : "NORMAL"}`);

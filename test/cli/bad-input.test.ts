@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { runCli } from "../helpers/cli";
 import { type CliFolder, cliFolder, expectCleanFailure } from "../helpers/cli-folder";
+import { SCREENING_FIXTURES } from "../helpers/lists";
 import { makeTenant } from "../helpers/tenants";
 
 /** Operator mistakes: a non-zero exit (2 = bad input), one clear "error:" line, no stack trace, nothing written. */
@@ -52,6 +56,19 @@ describe("unknown tenant", () => {
     ["audit verify", ["audit", "verify", "no-such-tenant"]],
   ])("on %s", async (_name, args) => {
     expectCleanFailure(await folder.aml(args), 2, "Tenant no-such-tenant not found");
+  });
+});
+
+describe("a missing input file", () => {
+  test("lists import exits 2 and creates no data folder on the way", async () => {
+    const dataDir = join(folder.dataDir, "new-appliance");
+    const missing = join(folder.dataDir, "no-such-dir", "sdn.csv");
+    expectCleanFailure(await runCli(["lists", "import", join(SCREENING_FIXTURES, "sdn.csv"), missing], { dataDir }), 2, `error: no such file: ${missing}`);
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  test("screen exits 2", async () => {
+    expectCleanFailure(await folder.aml(["screen", "nofile.csv"]), 2, /^error: no such file: nofile\.csv$/);
   });
 });
 

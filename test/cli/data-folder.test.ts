@@ -1,11 +1,11 @@
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
+import { rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { verifyAuditChain } from "@/audit/verify";
 import { resolveApiKey } from "@/auth/resolve-api-key";
 import { sha256Hex } from "@/lib/hash";
-import { createSecretBox, loadMasterKey } from "@/lib/secret-box";
+import { createSecretBox, readMasterKey } from "@/lib/secret-box";
 import { DB_FILE, openDb } from "@/storage/db";
 import { EMBEDDED_MIGRATIONS } from "@/storage/migrations";
 import { setQuota } from "@/tenants/quota";
@@ -68,6 +68,10 @@ describe("aml backup", () => {
       const summary = JSON.parse(result.stdout) as { folder: string; database: string; masterKey: string | null; bytes: number };
       expect(summary).toMatchObject({ folder: destination, database: join(destination, DB_FILE), masterKey: join(destination, "master.key") });
       expect(summary.bytes).toBeGreaterThan(0);
+      // The copy holds subject names and the key to the webhook secrets: owner only, whatever the umask.
+      expect(statSync(destination).mode & 0o777).toBe(0o700);
+      expect(statSync(summary.database).mode & 0o777).toBe(0o600);
+      expect(statSync(join(destination, "master.key")).mode & 0o777).toBe(0o600);
 
       const copy = openDb(destination);
       try {
@@ -78,7 +82,7 @@ describe("aml backup", () => {
         const sealed = copy.sqlite
           .query<{ s: string }, [string]>("SELECT webhook_secret_enc AS s FROM tenants WHERE id = ?")
           .get(created.tenant.id)?.s;
-        expect(createSecretBox(loadMasterKey(destination)).open(sealed ?? "")).toBe(created.webhookSigningSecret ?? "none");
+        expect(createSecretBox(readMasterKey(destination) ?? new Uint8Array(32)).open(sealed ?? "")).toBe(created.webhookSigningSecret ?? "none");
       } finally {
         copy.close();
       }

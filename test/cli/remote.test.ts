@@ -103,6 +103,11 @@ describe("aml login + aml --remote", () => {
     const show = await remote(["--json", "tenant", "show", slug]);
     expect(show.code).toBe(0);
     expect(JSON.parse(show.stdout)).toMatchObject({ slug, enabledLists: ["OFAC", "EU"], webhookUrl: "https://hooks.remote-bank.example/aml" });
+    // The admin API reports no usage: the table says so rather than show none, and --json leaves it out.
+    expect(JSON.parse(show.stdout)).not.toHaveProperty("usageThisMonth");
+    const table = await remote(["tenant", "show", slug]);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/\nusage\s+\(not reported by the admin API: run aml tenant show on the appliance's host\)\n/);
   });
 
   test("key issue prints a working key once; key list never shows it; key revoke stops it", async () => {

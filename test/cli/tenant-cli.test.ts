@@ -4,10 +4,10 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { resolveApiKey } from "@/auth/resolve-api-key";
 import { MASTER_KEY_FILE } from "@/lib/secret-box";
-import { DB_FILE } from "@/storage/db";
+import { DB_FILE, writeTx } from "@/storage/db";
 import type { ApiKeyInfo } from "@/tenants/keys";
 import type { Tenant } from "@/tenants/schemas";
-import { getUsage } from "@/usage/quota";
+import { chargeScreens, getUsage } from "@/usage/quota";
 import { API_KEY_RE, type CliFolder, type CreatedJson, cliFolder, expectCleanFailure, SECRET_RE } from "../helpers/cli-folder";
 import { makeTenant } from "../helpers/tenants";
 
@@ -155,6 +155,35 @@ describe("key issue, list and revoke", () => {
   });
 });
 
+describe("tenant show reports this month's usage", () => {
+  const charge = (tenantId: string, count: number) => writeTx(folder.ctx.db, () => chargeScreens(folder.ctx.db, tenantId, count, new Date()));
+
+  test("used, limit and remaining, in the table and in --json", async () => {
+    const { tenant } = makeTenant(folder.ctx, { monthlyScreeningQuota: 10 });
+    charge(tenant.id, 3);
+    const [table, json] = await Promise.all([folder.aml(["tenant", "show", tenant.slug]), folder.aml(["--json", "tenant", "show", tenant.id])]);
+    expect(table.code).toBe(0);
+    const period = new Date().toISOString().slice(0, 7);
+    expect(table.stdout).toMatch(new RegExp(`usagePeriod\\s+${period} \\(UTC\\)\n`));
+    expect(table.stdout).toMatch(/\nused\s+3\n/);
+    expect(table.stdout).toMatch(/\nlimit\s+10\n/);
+    expect(table.stdout).toMatch(/\nremaining\s+7\n/);
+    expect(json.code).toBe(0);
+    const shown = JSON.parse(json.stdout) as Tenant & { usageThisMonth: unknown };
+    expect(shown.slug).toBe(tenant.slug);
+    expect(shown.usageThisMonth).toEqual({ period, used: 3, limit: 10, remaining: 7, unlimited: false });
+  });
+
+  test("an unlimited tenant shows its use and no limit", async () => {
+    const { tenant } = makeTenant(folder.ctx);
+    charge(tenant.id, 2);
+    const table = await folder.aml(["tenant", "show", tenant.slug]);
+    expect(table.stdout).toMatch(/\nused\s+2\n/);
+    expect(table.stdout).toMatch(/\nlimit\s+unlimited\n/);
+    expect(table.stdout).toMatch(/\nremaining\s+unlimited\n/);
+  });
+});
+
 describe("quota set", () => {
   test("a number sets the quota and `unlimited` clears it", async () => {
     const { tenant } = makeTenant(folder.ctx);
@@ -166,6 +195,7 @@ describe("quota set", () => {
     const cleared = await folder.aml(["quota", "set", tenant.id, "unlimited"]);
     expect(cleared.code).toBe(0);
     expect(cleared.stdout).toMatch(/quota\s+unlimited/);
+    expect(cleared.stdout).toMatch(/usedThisMonth\s+0/);
     expect(tenantRow(tenant.slug)?.monthly_quota).toBeNull();
   });
 });

@@ -8,10 +8,14 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real CLI (src/main.ts under Bun) as a separate process, as an operator would. */
-export async function runCli(args: string[], options: { dataDir: string; env?: Record<string, string> }): Promise<CliResult> {
+/**
+ * Runs the real CLI (src/main.ts under Bun) as a separate process, as an operator would. timeoutMs
+ * kills it (SIGKILL, code 137) for commands that may wrongly keep running, such as `serve`.
+ */
+export async function runCli(args: string[], options: { dataDir: string; env?: Record<string, string>; timeoutMs?: number }): Promise<CliResult> {
   const proc = Bun.spawn([process.execPath, "run", join(REPO, "src/main.ts"), "--data-dir", options.dataDir, ...args], {
     cwd: REPO,
+    ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs, killSignal: "SIGKILL" }),
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", TZ: "UTC", ...(options.env ?? {}) },
     stdout: "pipe",
     stderr: "pipe",
@@ -22,4 +26,26 @@ export async function runCli(args: string[], options: { dataDir: string; env?: R
     proc.exited,
   ]);
   return { code, stdout, stderr };
+}
+
+/** `aml serve` as a separate process on a free loopback port, once its banner says it is listening. */
+export async function spawnServe(dataDir: string): Promise<{ url: string; stop(): Promise<number> }> {
+  const proc = Bun.spawn([process.execPath, "run", join(REPO, "src/main.ts"), "--data-dir", dataDir, "serve", "--host", "127.0.0.1", "--port", "0"], {
+    cwd: REPO,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", TZ: "UTC", AML_LOG_LEVEL: "silent" },
+    stdout: "ignore",
+    stderr: "pipe",
+  });
+  const stop = async () => {
+    proc.kill("SIGTERM");
+    return proc.exited;
+  };
+  let seen = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of proc.stderr) {
+    seen += decoder.decode(chunk, { stream: true });
+    const url = seen.match(/aml listening on (http:\/\/\S+)/)?.[1];
+    if (url) return { url, stop };
+  }
+  throw new Error(`aml serve exited with ${await proc.exited} before listening: ${seen}`);
 }

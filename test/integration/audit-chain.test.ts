@@ -1,6 +1,5 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { userInfo } from "node:os";
 import { join } from "node:path";
 import { entryHash } from "@/audit/chain";
 import type { AuditEntry, AuditRow } from "@/audit/rows";
@@ -43,14 +42,6 @@ function tamper(trigger: keyof typeof TRIGGERS, edit: (db: Database) => void): v
 }
 
 /** The CLI records the OS user as the operator, or "unknown" when the uid has no passwd entry. */
-function operatorName(): string {
-  try {
-    return userInfo().username;
-  } catch {
-    return "unknown";
-  }
-}
-
 /** A tenant with five entries: tenant.create, api_key.issue, api_key.issue, quota.set, api_key.issue. */
 function busyTenant(): { tenant: CreatedTenant; rows: AuditRow[] } {
   const tenant = makeTenant(server.ctx);
@@ -82,7 +73,11 @@ describe("what the chain records", () => {
     const admin: CallMeta = { actor: { type: "oidc", id: "admin-sub-7" }, correlationId: "corr-issue-1" };
     const issued = issueApiKey(server.ctx, { tenant: tenant.tenant.id, label: "batch robot", role: "auditor" }, admin);
     setQuota(server.ctx, tenant.tenant.id, { monthlyScreeningQuota: 25 }, { actor: { type: "system", id: "ops" } });
-    const revoked = await runCli(["key", "revoke", tenant.tenant.id, issued.key.keyId], { dataDir: server.dataDir });
+    // The person behind `sudo -u aml` is the one recorded (SUDO_USER), not the service account.
+    const revoked = await runCli(["key", "revoke", tenant.tenant.id, issued.key.keyId], {
+      dataDir: server.dataDir,
+      env: { SUDO_USER: "alice", LOGNAME: "aml", USER: "aml" },
+    });
     expect(revoked.code).toBe(0);
 
     const page = json<{ items: AuditEntry[] }>(await call(server.url, "/v1/audit", { key: tenant.apiKey }));
@@ -92,7 +87,7 @@ describe("what the chain records", () => {
       [2, "api_key.issue", "api_key", tenant.apiKeyId, { type: "cli", id: "test" }],
       [3, "api_key.issue", "api_key", issued.key.keyId, { type: "oidc", id: "admin-sub-7" }],
       [4, "quota.set", "tenant", tenant.tenant.id, { type: "system", id: "ops" }],
-      [5, "api_key.revoke", "api_key", issued.key.keyId, { type: "cli", id: operatorName() }],
+      [5, "api_key.revoke", "api_key", issued.key.keyId, { type: "cli", id: "alice" }],
     ]);
     expect(oldestFirst[2]?.correlationId).toBe("corr-issue-1");
     expect(oldestFirst[2]?.details).toMatchObject({ label: "batch robot", role: "auditor" });

@@ -2,15 +2,14 @@ import type { Command } from "commander";
 import { issueApiKey, listApiKeys, revokeApiKey } from "@/tenants/keys";
 import type { ApiKeyInfo } from "@/tenants/keys";
 import { cliMeta, globalOptions, withContext } from "../context";
-import { remoteCall, remoteTarget } from "../remote";
+import { allowsRemote, remoteCall, remoteTarget } from "../remote";
 import { remoteTenant } from "./tenant";
 import { printJson, printRecord, printTable } from "../output";
 
 export function registerKey(program: Command): void {
   const key = program.command("key").description("Issue, revoke and list a tenant's API keys");
 
-  key
-    .command("issue <tenant>")
+  allowsRemote(key.command("issue <tenant>"))
     .description("Issue a new API key (printed once)")
     .option("--label <label>", "what the key is for")
     .option("--role <role>", "compliance_analyst (default) or auditor (read only)")
@@ -37,8 +36,7 @@ export function registerKey(program: Command): void {
       console.log(`\nAPI key (shown once, store it now): ${apiKey}`);
     });
 
-  key
-    .command("revoke <tenant> <keyId>")
+  allowsRemote(key.command("revoke <tenant> <keyId>"))
     .description("Revoke an API key; it stops working on the next request")
     .action(async (tenant: string, keyId: string, _options: unknown, command: Command) => {
       const revoked = remoteTarget(command)
@@ -48,8 +46,7 @@ export function registerKey(program: Command): void {
       else printRecord({ ...revoked });
     });
 
-  key
-    .command("list <tenant>")
+  allowsRemote(key.command("list <tenant>"))
     .description("List a tenant's API keys (never the secrets)")
     .action(async (tenant: string, _options: unknown, command: Command) => {
       const keys = remoteTarget(command)

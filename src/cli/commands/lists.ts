@@ -1,8 +1,10 @@
 import type { Command } from "commander";
+import type { AppContext } from "@/context";
 import { latestSnapshot, listVersions, snapshotVersions } from "@/watchlists/store/read";
 import type { ImportReport } from "@/watchlists/store/types";
 import { ageInDays, DEMO_NOTICE } from "@/watchlists/version-view";
 import { cliMeta, withContext } from "../context";
+import { requireInputFiles } from "../paths";
 import { printJson, printTable } from "../output";
 import { progressReporter } from "../progress";
 
@@ -12,22 +14,11 @@ export function registerLists(program: Command): void {
   lists
     .command("import <paths...>")
     .description("Import list files or folders (source and format detected by content); a running server picks them up within seconds")
-    .action((paths: string[], _options: unknown, command: Command) =>
-      withContext(command, async (ctx, json) => {
-        // Loaded on use: parsers for every official format are only needed by this command.
-        const { importListFiles, readListPath } = await import("@/watchlists/import");
-        const files = paths.flatMap((p) => readListPath(p));
-        const progress = progressReporter(!json);
-        progress.phase(`parsing ${files.length} file(s)`);
-        const report = await importListFiles(ctx.db, files, cliMeta(), {
-          onParsed: (parsed) => progress.phase(`parsed ${parsed.map((p) => `${p.source} (${p.format}, ${p.entities.length})`).join(", ")}`),
-          onProgress: (event) => progress.update(`${event.source} ${event.phase}`, event.done),
-        });
-        progress.done();
-        if (json) printJson(report);
-        else printImportReport(report);
-      }),
-    );
+    .action((paths: string[], _options: unknown, command: Command) => {
+      // Before the context: a mistyped path must not create a data folder on the way to failing.
+      requireInputFiles(paths);
+      return withContext(command, (ctx, json) => importLists(ctx, paths, json), { setsUp: true });
+    });
 
   lists
     .command("status")
@@ -66,6 +57,21 @@ export function registerLists(program: Command): void {
         );
       }),
     );
+}
+
+async function importLists(ctx: AppContext, paths: string[], json: boolean): Promise<void> {
+  // Loaded on use: parsers for every official format are only needed by this command.
+  const { importListFiles, readListPath } = await import("@/watchlists/import");
+  const files = paths.flatMap((p) => readListPath(p));
+  const progress = progressReporter(!json);
+  progress.phase(`parsing ${files.length} file(s)`);
+  const report = await importListFiles(ctx.db, files, cliMeta(), {
+    onParsed: (parsed) => progress.phase(`parsed ${parsed.map((p) => `${p.source} (${p.format}, ${p.entities.length})`).join(", ")}`),
+    onProgress: (event) => progress.update(`${event.source} ${event.phase}`, event.done),
+  });
+  progress.done();
+  if (json) printJson(report);
+  else printImportReport(report);
 }
 
 function printImportReport(report: ImportReport): void {

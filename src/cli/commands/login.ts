@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { clientCredentialsGrant } from "../oidc-client";
+import { allowsRemote } from "../remote";
 import { saveToken, tokenFile } from "../token-store";
 
 interface LoginOptions {
@@ -10,8 +11,7 @@ interface LoginOptions {
 }
 
 export function registerLogin(program: Command): void {
-  program
-    .command("login")
+  allowsRemote(program.command("login"))
     .description("Obtain an admin access token by client_credentials and save it for --remote commands")
     .option("--auth-url <url>", "identity provider issuer URL (env AML_AUTH_URL)")
     .option("--client-id <id>", "confidential client id, e.g. aml-admin-cli (env AML_CLIENT_ID)")

@@ -5,7 +5,7 @@ import { profileWithPairs } from "@/profiles/pairs";
 import { getRiskProfile, type RiskProfile, setRiskProfile } from "@/profiles/store";
 import { cliMeta, globalOptions, withContext } from "../context";
 import { printJson, printRecord } from "../output";
-import { remoteCall, remoteTarget } from "../remote";
+import { allowsRemote, remoteCall, remoteTarget } from "../remote";
 import { remoteTenant } from "./tenant";
 
 interface SetOptions {
@@ -18,8 +18,7 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 export function registerProfile(program: Command): void {
   const profile = program.command("profile").description("Show or set a tenant's risk profile (matching options)");
 
-  profile
-    .command("show <tenant>")
+  allowsRemote(profile.command("show <tenant>"))
     .description("Print the tenant's risk profile (the defaults while none was set)")
     .action(async (tenant: string, _options: unknown, command: Command) => {
       const shown = remoteTarget(command)
@@ -28,8 +27,7 @@ export function registerProfile(program: Command): void {
       print(command, shown);
     });
 
-  profile
-    .command("set <tenant>")
+  allowsRemote(profile.command("set <tenant>"))
     .description("Replace the profile from --json-file, or change fields with --set key=value (repeatable; merged onto the current profile)")
     .option("--json-file <file>", "JSON object of options; omitted fields take their defaults")
     .option("--set <key=value>", "one option, e.g. threshold=0.9, lists=OFAC,UN, maxDataAgeDays=null, homeCountry=GB", collect)

@@ -6,6 +6,7 @@ import { loadCurrentLists, localOptions, screenLocally } from "@/screening/local
 import { formatFromName, parseSubjectFile, type SubjectFileFormat, type SubjectFileRow } from "@/screening/subject-file";
 import { DEMO_NOTICE } from "@/watchlists/version-view";
 import { withContext } from "../context";
+import { requireInputFiles } from "../paths";
 
 interface ScreenOptions {
   name?: string;
@@ -40,8 +41,9 @@ export function registerScreen(program: Command): void {
     .option("--lists <lists>", "comma-separated lists, e.g. OFAC,UN")
     .option("--exact-match", "only exact (normalised) name matches")
     .option("--set <key=value>", "any other option, e.g. phonetic=false (repeatable)", collect)
-    .action((file: string | undefined, options: ScreenOptions, command: Command) =>
-      withContext(command, async (ctx) => {
+    .action((file: string | undefined, options: ScreenOptions, command: Command) => {
+      if (file !== undefined) requireInputFiles([file]);
+      return withContext(command, async (ctx) => {
         const rows = readRows(file, options);
         const pairs = [...(options.set ?? [])];
         if (options.threshold !== undefined) pairs.push(`threshold=${options.threshold}`);
@@ -62,8 +64,8 @@ export function registerScreen(program: Command): void {
         if (options.out) writeFileSync(options.out, lines.length > 0 ? `${lines.join("\n")}\n` : "");
         process.stderr.write(`screened ${rows.length - failed} of ${rows.length} subject(s) against snapshot ${lists.snapshot.id}; nothing was stored or charged\n`);
         if (failed > 0) process.exitCode = 1;
-      }),
-    );
+      });
+    });
 }
 
 function readRows(file: string | undefined, options: ScreenOptions): SubjectFileRow[] {

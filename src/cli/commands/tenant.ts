@@ -1,11 +1,13 @@
 import type { Command } from "commander";
 import { invalidInput, ServiceError } from "@/errors";
+import { utcMonth } from "@/lib/clock";
 import { onboardTenant } from "@/tenants/create";
 import { getTenant, listTenants } from "@/tenants/get";
 import { cliMeta, globalOptions, withContext } from "../context";
-import { remoteCall, remoteTarget } from "../remote";
+import { allowsRemote, remoteCall, remoteTarget } from "../remote";
 import type { Tenant } from "@/tenants/schemas";
 import { rotateWebhookSecret, setWebhookUrl } from "@/tenants/webhook";
+import { getUsage } from "@/usage/quota";
 import { printJson, printRecord, printTable } from "../output";
 
 interface CreateOptions {
@@ -29,8 +31,7 @@ export function parseQuotaFlag(value: string | undefined): number | null | undef
 export function registerTenant(program: Command): void {
   const tenant = program.command("tenant").description("Create and inspect tenants, and manage their webhook receiver");
 
-  tenant
-    .command("create")
+  allowsRemote(tenant.command("create"))
     .description("Onboard a tenant; prints its API key and webhook signing secret exactly once")
     .requiredOption("--name <name>", "display name")
     .requiredOption("--slug <slug>", "short unique id (lowercase letters, digits, hyphens)")
@@ -54,10 +55,14 @@ export function registerTenant(program: Command): void {
       };
       const created = remoteTarget(command)
         ? await remoteCall<CreatedOutput>(command, "POST", "/v1/tenants", input)
-        : await withContext(command, async (ctx) => {
-            const result = await onboardTenant(ctx, input, cliMeta());
-            return { ...result.tenant, apiKey: result.apiKey, apiKeyId: result.apiKeyId, webhookSigningSecret: result.webhookSigningSecret };
-          });
+        : await withContext(
+            command,
+            async (ctx) => {
+              const result = await onboardTenant(ctx, input, cliMeta());
+              return { ...result.tenant, apiKey: result.apiKey, apiKeyId: result.apiKeyId, webhookSigningSecret: result.webhookSigningSecret };
+            },
+            { setsUp: true },
+          );
       if (globalOptions(command).json) {
         printJson(created);
         return;
@@ -69,8 +74,7 @@ export function registerTenant(program: Command): void {
       if (webhookSigningSecret) console.log(`Webhook signing secret (shown once, store it now): ${webhookSigningSecret}`);
     });
 
-  tenant
-    .command("list")
+  allowsRemote(tenant.command("list"))
     .description("List tenants")
     .action(async (_options: unknown, command: Command) => {
       const tenants = remoteTarget(command)
@@ -84,15 +88,32 @@ export function registerTenant(program: Command): void {
         );
     });
 
-  tenant
-    .command("show <tenant>")
-    .description("Show one tenant (by id or slug)")
+  allowsRemote(tenant.command("show <tenant>"))
+    .description(
+      "Show one tenant (by id or slug) with this month's screening usage: used, limit, remaining (UTC calendar month). The usage is shown only on the appliance's host: the admin API does not report it, so --remote shows the tenant alone",
+    )
     .action(async (ref: string, _options: unknown, command: Command) => {
-      const found = remoteTarget(command)
-        ? await remoteTenant(command, ref)
-        : await withContext(command, (ctx) => getTenant(ctx.db, ref));
-      if (globalOptions(command).json) printJson(found);
-      else printRecord({ ...found });
+      const json = globalOptions(command).json === true;
+      if (remoteTarget(command)) {
+        const found = await remoteTenant(command, ref);
+        if (json) printJson(found);
+        else printRecord({ ...found, usage: "(not reported by the admin API: run aml tenant show on the appliance's host)" });
+        return;
+      }
+      const { tenant: found, usage } = await withContext(command, (ctx) => {
+        const tenant = getTenant(ctx.db, ref);
+        const now = ctx.clock.now();
+        return { tenant, usage: { period: utcMonth(now), ...getUsage(ctx.db, tenant.id, now) } };
+      });
+      if (json) printJson({ ...found, usageThisMonth: usage });
+      else
+        printRecord({
+          ...found,
+          usagePeriod: `${usage.period} (UTC)`,
+          used: usage.used,
+          limit: usage.limit ?? "unlimited",
+          remaining: usage.unlimited ? "unlimited" : usage.remaining,
+        });
     });
 
   registerTenantWebhook(tenant);
@@ -104,8 +125,7 @@ type WithSecret = Tenant & { webhookSigningSecret: string | null };
 function registerTenantWebhook(tenant: Command): void {
   const webhook = tenant.command("webhook").description("Set or clear a tenant's webhook URL, or rotate its signing secret");
 
-  webhook
-    .command("set <tenant> [url]")
+  allowsRemote(webhook.command("set <tenant> [url]"))
     .description("Set the webhook URL (or --clear it); a tenant that had no signing secret gets one, printed once")
     .option("--clear", "remove the URL: no new events are queued for the tenant")
     .action(async (ref: string, url: string | undefined, options: { clear?: boolean }, command: Command) => {
@@ -120,8 +140,7 @@ function registerTenantWebhook(tenant: Command): void {
       printWithSecret(command, updated);
     });
 
-  webhook
-    .command("rotate-secret <tenant>")
+  allowsRemote(webhook.command("rotate-secret <tenant>"))
     .description("Replace the webhook signing secret; the new one is printed once and signs every delivery from now on")
     .action(async (ref: string, _options: unknown, command: Command) => {
       const rotated = remoteTarget(command)

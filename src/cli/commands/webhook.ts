@@ -5,6 +5,7 @@ import { WEBHOOK_SECRET_PREFIX, WEBHOOK_SECRET_RE } from "@/auth/api-key-format"
 import { DEFAULT_TOLERANCE_SECONDS, verifyWebhook } from "@/webhooks/verify";
 import { globalOptions } from "../context";
 import { printJson } from "../output";
+import { allowsRemote } from "../remote";
 
 interface VerifyOptions {
   secret?: string;
@@ -27,8 +28,7 @@ const SECRET_ENV = "AML_WEBHOOK_SECRET";
  */
 export function registerWebhook(program: Command): void {
   const webhook = program.command("webhook").description("Webhook tools");
-  webhook
-    .command("verify")
+  allowsRemote(webhook.command("verify"))
     .description("Verify a captured delivery's X-AML-Signature and X-AML-Timestamp; exits 0 when valid, 1 when not, 2 on a usage error")
     .option("--secret-file <file>", "file holding the tenant's webhook signing secret (whsec_...); a trailing newline is ignored")
     .option("--secret <secret>", `the signing secret itself (visible in the process list and shell history; prefer --secret-file or ${SECRET_ENV})`)

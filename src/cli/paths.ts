@@ -1,0 +1,20 @@
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { invalidInput } from "@/errors";
+import { DB_FILE } from "@/storage/db";
+
+// Checks on the paths a command is given, made before anything is opened, so a typo creates nothing.
+
+/** Refuses (exit 2) a data folder without aml.db, before anything is opened or created in it. */
+export function requireApplianceData(dataDir: string): void {
+  const folder = resolve(dataDir);
+  if (existsSync(join(folder, DB_FILE))) return;
+  throw invalidInput(
+    `no appliance data in ${folder} (no ${DB_FILE}): check --data-dir, AML_DATA_DIR or the config file's dataDir; a new folder is created by aml serve, aml migrate, aml lists import or aml tenant create`,
+  );
+}
+
+/** Refuses (exit 2) input files that do not exist, before a data folder is opened or created for them. "-" is stdin. */
+export function requireInputFiles(paths: readonly string[]): void {
+  for (const path of paths) if (path !== "-" && !existsSync(path)) throw invalidInput(`no such file: ${path}`);
+}

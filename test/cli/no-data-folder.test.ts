@@ -1,0 +1,110 @@
+import { Database } from "bun:sqlite";
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import { join, relative } from "node:path";
+import { MASTER_KEY_FILE } from "@/lib/secret-box";
+import { DB_FILE } from "@/storage/db";
+import { runCli, spawnServe } from "../helpers/cli";
+import { expectCleanFailure } from "../helpers/cli-folder";
+import { SCREENING_FIXTURES } from "../helpers/lists";
+import { tempDataDir } from "../helpers/server";
+
+/**
+ * A mistyped --data-dir: only the commands that set an appliance up (serve, migrate, lists import,
+ * tenant create) may create a data folder; every other command exits 2 and creates nothing.
+ */
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+function scratch(): string {
+  const dir = tempDataDir("aml-no-data-");
+  dirs.push(dir);
+  return dir;
+}
+
+const NO_DATA = (dataDir: string) => new RegExp(`^error: no appliance data in ${dataDir} \\(no aml\\.db\\): check --data-dir.*created by aml serve`);
+
+const everydayCommands: Array<[string, string[]]> = [
+  ["tenant list", ["tenant", "list"]],
+  ["tenant show", ["tenant", "show", "some-bank"]],
+  ["tenant webhook rotate-secret", ["tenant", "webhook", "rotate-secret", "some-bank"]],
+  ["key list", ["key", "list", "some-bank"]],
+  ["key issue", ["key", "issue", "some-bank"]],
+  ["quota set", ["quota", "set", "some-bank", "5"]],
+  ["profile show", ["profile", "show", "some-bank"]],
+  ["audit verify", ["audit", "verify", "some-bank"]],
+  ["lists status", ["lists", "status"]],
+  ["screen", ["screen", "--name", "Boris Quillfeather"]],
+];
+
+describe("a command that does not set an appliance up", () => {
+  test.concurrent.each(everydayCommands)("%s on a missing folder exits 2 and creates nothing", async (_name, args) => {
+    const dataDir = join(scratch(), "typo");
+    expectCleanFailure(await runCli(args, { dataDir }), 2, NO_DATA(dataDir));
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  test.concurrent.each(everydayCommands)("%s on an empty folder exits 2 and leaves it empty", async (_name, args) => {
+    const dataDir = scratch();
+    expectCleanFailure(await runCli(args, { dataDir }), 2, NO_DATA(dataDir));
+    expect(readdirSync(dataDir)).toEqual([]);
+  });
+
+  test("backup from a mistyped folder writes no backup that looks fine", async () => {
+    const root = scratch();
+    const dataDir = join(root, "typo3");
+    const destination = join(root, "bk3");
+    expectCleanFailure(await runCli(["backup", destination], { dataDir }), 2, NO_DATA(dataDir));
+    expect(existsSync(dataDir)).toBe(false);
+    expect(existsSync(destination)).toBe(false);
+  });
+
+  test("a relative --data-dir is named by its absolute path", async () => {
+    const dataDir = join(scratch(), "typo");
+    // runCli runs in the repository: the same folder, relative to it.
+    const result = await runCli(["tenant", "list"], { dataDir: relative(join(import.meta.dir, "..", ".."), dataDir) });
+    expectCleanFailure(result, 2, NO_DATA(dataDir));
+    expect(existsSync(dataDir)).toBe(false);
+  });
+});
+
+describe("the commands that set an appliance up create a new folder", () => {
+  const created = (dataDir: string) => [DB_FILE, MASTER_KEY_FILE].every((f) => existsSync(join(dataDir, f)));
+
+  test("tenant create", async () => {
+    const dataDir = join(scratch(), "new");
+    const args = ["tenant", "create", "--name", "New Bank", "--slug", "new-bank", "--contact-email", "kyc@new.example", "--plan", "p", "--lists", "OFAC"];
+    expect((await runCli(args, { dataDir })).code).toBe(0);
+    expect(created(dataDir)).toBe(true);
+  });
+
+  test("lists import", async () => {
+    const dataDir = join(scratch(), "new");
+    const result = await runCli(["lists", "import", join(SCREENING_FIXTURES, "sdn.csv"), join(SCREENING_FIXTURES, "alt.csv")], { dataDir });
+    expect(result.code).toBe(0);
+    expect(created(dataDir)).toBe(true);
+  });
+
+  test("migrate (the database only: the master key comes with the first command that uses it)", async () => {
+    const dataDir = join(scratch(), "new");
+    expect((await runCli(["migrate"], { dataDir })).code).toBe(0);
+    expect(existsSync(join(dataDir, DB_FILE))).toBe(true);
+    expect((await runCli(["tenant", "list"], { dataDir })).stdout.trim()).toBe("(none)");
+  });
+
+  test("serve, which also pairs the new master key with the database once it is migrated", async () => {
+    const dataDir = join(scratch(), "new");
+    const server = await spawnServe(dataDir);
+    try {
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      expect(created(dataDir)).toBe(true);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+    const db = new Database(join(dataDir, DB_FILE), { readonly: true });
+    const check = db.query<{ value: string }, []>("SELECT value FROM app_meta WHERE key = 'master_key_check'").get();
+    db.close();
+    expect(check?.value).toMatch(/^v1:[0-9a-f]{64}$/);
+  });
+});
