@@ -1,6 +1,9 @@
 import { errors as jose } from "jose";
 
-/** Why a bearer token was refused. Every reason means 401 to the caller; the code is for logs. */
+/**
+ * Why a bearer token was refused; the code is for logs. Every reason means 401 to the caller but
+ * discovery_failed, where the token was never checked: 503 NOT_READY (http/authenticate.ts).
+ */
 export type InvalidTokenReason =
   | "expired"
   | "bad_signature"

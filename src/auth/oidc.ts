@@ -21,7 +21,7 @@ export type VerifiedPrincipal = {
 };
 
 export type OidcVerifier = {
-  /** Resolves the principal or throws InvalidTokenError (every reason means 401). */
+  /** Resolves the principal or throws InvalidTokenError (401, or 503 for discovery_failed: http/authenticate.ts). */
   verify(token: string): Promise<VerifiedPrincipal>;
   /** The IdP's discovery document; rejects with OidcDiscoveryError while the IdP is unreachable. */
   discovery(): Promise<OidcDiscoveryDocument>;
