@@ -17,6 +17,7 @@ import { startCheckpointer } from "@/storage/checkpointer";
 import { bindKeyCheck } from "@/storage/master-key";
 import { migrate } from "@/storage/migrate";
 import type { LookupFn } from "@/webhooks/send-target";
+import { routableRequest } from "@/http/routable-request";
 
 export interface RunningServer {
   url: string;
@@ -77,8 +78,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     // Bun's default is 10 s, shorter than the idle timeout of the proxies and client pools in front of
     // the appliance: they would send a request on a connection this side was closing (config.ts).
     idleTimeout: config.keepAliveTimeoutSeconds,
-    fetch(request) {
+    fetch(received) {
       poller.touch();
+      const request = routableRequest(received);
       // The path is parsed only while migrating: once storage is ready, every request goes to the app.
       if (!storageReady) {
         const path = new URL(request.url).pathname;

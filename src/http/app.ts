@@ -99,13 +99,19 @@ export function createApp(deps: HttpDeps) {
       if (!deps.log.isLevelEnabled("info")) return;
       const state = requestState(request);
       const status = state.status ?? (responseValue instanceof Response ? responseValue.status : Number(set.status ?? 200));
-      // Path only: query strings may carry subject names (case search), which never enter logs.
+      // Runs after the answer was sent, outside any handler's error path: a throw here would stop the
+      // process, so a request the log cannot describe is logged without its path instead.
+      let path: string | null = null;
+      try {
+        // Path only: query strings may carry subject names (case search), which never enter logs.
+        path = new URL(request.url).pathname;
+      } catch {}
       deps.log.info(
         {
           correlationId: state.correlationId,
           tenantId: state.tenantId,
           method: request.method,
-          path: new URL(request.url).pathname,
+          path,
           status,
           durationMs: Math.round((performance.now() - state.startedAt) * 100) / 100,
         },

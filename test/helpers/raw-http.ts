@@ -102,3 +102,34 @@ export function keptAlive(url: string): KeptAlive {
     end: () => socket.destroy(),
   };
 }
+
+/**
+ * Sends `lines` (request line and header lines) and `body` over a new connection exactly as written,
+ * for requests fetch cannot make (HTTP/1.0 without a Host, a Host fetch would set otherwise), and
+ * reads the one answer. Close-delimited: the request should say `Connection: close` or be HTTP/1.0.
+ */
+export function rawExchange(url: string, lines: string[], body = "", timeoutMs = 5_000): Promise<RawAnswer> {
+  const { hostname, port } = new URL(url);
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: hostname, port: Number(port) });
+    let received = Buffer.alloc(0);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+    socket.on("connect", () => socket.write(`${lines.join("\r\n")}\r\n\r\n${body}`));
+    socket.on("data", (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      const taken = takeAnswer(received, started);
+      if (!taken) return;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(taken.answer);
+    });
+    socket.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+}
