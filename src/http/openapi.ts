@@ -176,7 +176,8 @@ const PROBLEM_SCHEMA = {
     correlationId: { type: "string", description: "This request's correlation id, as in the X-Correlation-Id response header" },
     errors: {
       type: "array",
-      description: "Validation errors only: one entry per offending field",
+      description:
+        "Validation errors only: one entry per offending field, at most 20 per value (the body, or a bulk row); past that a last entry with field \"\" counts the rest (\"has 449980 more issues, not listed\")",
       items: {
         type: "object",
         required: ["field", "message"],

@@ -169,3 +169,33 @@ describe("quota 429 wording", () => {
     expect(Math.abs(Number(res.headers.get("retry-after")) - nextMonthSeconds())).toBeLessThan(30);
   });
 });
+
+describe("a body naming thousands of unknown fields", () => {
+  const manyUnknown = (n: number): Record<string, string> => {
+    const subject: Record<string, string> = { fullName: "Jane Roe" };
+    for (let i = 0; i < n; i++) subject[`x${i}`] = "y";
+    return subject;
+  };
+
+  test("check lists 20 of them and counts the rest; the answer stays small", async () => {
+    const res = await world.post("/v1/screenings/check", manyUnknown(5_000));
+    const problem = expectProblem(res, 400, "VALIDATION_FAILED");
+    expect(problem.errors).toHaveLength(21);
+    expect(problem.errors?.slice(0, 20).every((e) => e.message === "is not a known field")).toBe(true);
+    expect(problem.errors?.[20]).toEqual({ field: "", message: "has 4980 more issues, not listed; fix those above first" });
+    expect(problem.detail).toContain("body has 4980 more issues, not listed");
+    expect(res.text.length).toBeLessThan(4_000);
+  });
+
+  test("a bulk row lists 20 of them and counts the rest; the other rows screen", async () => {
+    const res = await world.post("/v1/screenings/bulk", [manyUnknown(5_000), { fullName: "Ada Example" }]);
+    expect(res.status).toBe(200);
+    const body = json<BulkBody>(res);
+    expect(body.summary).toEqual({ total: 2, screened: 1, failed: 1 });
+    const errors = body.rows[0]?.error?.errors ?? [];
+    expect(errors).toHaveLength(21);
+    expect(errors[20]).toEqual({ field: "", message: "has 4980 more issues, not listed; fix those above first" });
+    expect(body.rows[0]?.error?.detail).toContain("row has 4980 more issues, not listed");
+    expect(res.text.length).toBeLessThan(8_000);
+  });
+});
