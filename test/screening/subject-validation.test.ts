@@ -199,3 +199,54 @@ describe("a body naming thousands of unknown fields", () => {
     expect(res.text.length).toBeLessThan(8_000);
   });
 });
+
+describe("a body that is not UTF-8", () => {
+  // "Jürgen Müller" in Latin-1: ü is the single byte 0xFC, never valid UTF-8.
+  const latin1 = Buffer.concat([Buffer.from('{"fullName":"J'), Buffer.from([0xfc]), Buffer.from("rgen M"), Buffer.from([0xfc]), Buffer.from('ller"}')]);
+  const send = (body: Uint8Array, contentType: string | null, path = "/v1/screenings/check") =>
+    fetch(`${world.url}${path}`, {
+      method: "POST",
+      headers: { "x-api-key": world.key, ...(contentType === null ? {} : { "content-type": contentType }) },
+      body,
+    });
+
+  test.each([
+    ["application/json; charset=iso-8859-1", "application/json; charset=iso-8859-1"],
+    ["application/json", "application/json"],
+    ["no Content-Type", null],
+  ])("with %s is 400 MALFORMED_JSON, and nothing is screened or charged", async (_label, contentType) => {
+    const before = world.usedThisMonth();
+    const res = await send(latin1, contentType);
+    expect(res.status).toBe(400);
+    const problem = (await res.json()) as { code: string; detail: string };
+    expect(problem.code).toBe("MALFORMED_JSON");
+    expect(problem.detail).toContain("not UTF-8");
+    expect(world.usedThisMonth()).toBe(before);
+  });
+
+  test("a bulk body that is not UTF-8 is refused whole", async () => {
+    const rows = Buffer.concat([Buffer.from("["), latin1, Buffer.from(',{"fullName":"Ada Example"}]')]);
+    const before = world.usedThisMonth();
+    const res = await send(rows, "application/json", "/v1/screenings/bulk");
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { code: string }).code).toBe("MALFORMED_JSON");
+    expect(world.usedThisMonth()).toBe(before);
+  });
+
+  test("UTF-8 is read as UTF-8 whatever charset the Content-Type names, and a byte-order mark is dropped", async () => {
+    const utf8 = Buffer.from(JSON.stringify({ fullName: "Jürgen Müller" }), "utf8");
+    for (const [body, contentType] of [
+      [utf8, "application/json; charset=iso-8859-1"],
+      [Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), utf8]), "application/json"],
+    ] as const) {
+      const res = await send(body, contentType);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { subject: { fullName: string } }).subject.fullName).toBe("Jürgen Müller");
+    }
+  });
+
+  test("without a credential it is 401, not a word about the body", async () => {
+    const res = await fetch(`${world.url}/v1/screenings/check`, { method: "POST", headers: { "content-type": "application/json" }, body: latin1 });
+    expect(res.status).toBe(401);
+  });
+});
