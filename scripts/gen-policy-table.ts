@@ -60,6 +60,10 @@ as JSON at \`GET /docs/policies\` (no credential needed).
 - **bearer only**: an OIDC bearer token with the \`admin\` role. An API key gets 403, even a valid one.
 - A missing, malformed, expired or revoked credential gets 401; a role that does not satisfy the
   policy gets 403.
+- Send one credential. \`X-Api-Key\` together with \`Authorization: Bearer …\` is 401 whichever of them is
+  good: the two may name two tenants or two roles, and the appliance does not pick one. An
+  \`Authorization\` header of another scheme (\`Basic\`, for a proxy in front) beside \`X-Api-Key\` is
+  ignored.
 
 ${policyMarkdown(rows)}`;
 }

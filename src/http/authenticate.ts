@@ -20,12 +20,20 @@ export async function principalOf(deps: HttpDeps, request: Request): Promise<Pri
 
 /**
  * Reads the credential from X-Api-Key or Authorization: Bearer. An API key works in either header;
- * any other bearer value is treated as a JWT and goes to the OIDC verifier.
+ * any other bearer value is treated as a JWT and goes to the OIDC verifier. Both at once is refused:
+ * two credentials may name two tenants or two roles, and picking one silently would act for a caller
+ * the client did not mean (or accept a request whose other credential is garbage). An Authorization
+ * of another scheme (Basic, for a proxy in front) does not count as a credential here.
  */
 export async function authenticate(deps: HttpDeps, request: Request): Promise<Principal> {
   const apiKey = request.headers.get("x-api-key");
   const authorization = request.headers.get("authorization");
-  if (apiKey !== null) return apiKeyPrincipal(deps, apiKey.trim());
+  if (apiKey !== null) {
+    if (authorization !== null && /^\s*Bearer(\s|$)/i.test(authorization)) {
+      throw unauthenticated("Two credentials were sent, X-Api-Key and Authorization: Bearer; send exactly one.");
+    }
+    return apiKeyPrincipal(deps, apiKey.trim());
+  }
   if (authorization === null) {
     throw unauthenticated("No credential: send an API key in X-Api-Key or a token in Authorization: Bearer.");
   }
