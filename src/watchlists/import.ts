@@ -79,11 +79,11 @@ export interface ImportListOptions {
  */
 export async function importListFiles(db: Db, files: readonly ListFile[], meta: CallMeta, options: ImportListOptions = {}): Promise<ImportReport> {
   if (files.length === 0) throw new Error("No files to import");
-  return withImportLock(db, `${meta.actor.type}:${meta.actor.id}`, async () => {
+  return withImportLock(db, `${meta.actor.type}:${meta.actor.id}`, async (lease) => {
     const { streamed, whole } = splitPepStream(files, options.streamPepBytes ?? LARGE_LIST_FILE_BYTES);
     const imports = await wholeImports(whole, options);
     if (streamed) imports.push(pepStreamImport(streamed, options.isDemo ?? false));
-    return recordImport(db, imports, meta, options.onProgress ? { onProgress: options.onProgress } : {});
+    return recordImport(db, lease, imports, meta, options.onProgress ? { onProgress: options.onProgress } : {});
   });
 }
 

@@ -6,6 +6,7 @@ import { newId } from "@/lib/ids";
 import { type Db, walAutocheckpoint, writeTx } from "@/storage/db";
 import type { SourceList, WatchlistEntity } from "../entity";
 import { entityRow } from "./entity-row";
+import type { ImportLease } from "./import-lock";
 import { latestSnapshot } from "./read";
 import { toVersion, type VersionRow } from "./rows";
 import type { EntityRow, ImportProgress, ImportReport, ListSnapshot, ListVersion, SourceImport, SourceImportResult } from "./types";
@@ -30,13 +31,14 @@ const IMPORT_WAL_AUTOCHECKPOINT = 10_000;
  */
 export async function recordImport(
   db: Db,
+  lease: ImportLease,
   imports: readonly SourceImport[],
   meta: CallMeta,
   options: { at?: Date; onProgress?: ImportProgress } = {},
 ): Promise<ImportReport> {
   const started = performance.now();
   const at = options.at ?? new Date();
-  removeOrphans(db);
+  removeOrphans(db, lease);
   const current = latestSnapshot(db);
   const pending: VersionRow[] = [];
   const results: SourceImportResult[] = [];
@@ -64,7 +66,7 @@ export async function recordImport(
         // set peaked at 1,230 MiB with it and 1,428 MiB without (one run each). Only on the worker's
         // path, which the CLI takes: a server would pause its screens for it.
         if (item.rowBatches && wroteWhole) Bun.gc(true);
-        built = await writeEntities(db, item, previous, options.onProgress);
+        built = await writeEntities(db, lease, item, previous, options.onProgress);
         if (!isStream(item)) {
           // Written: the parsed entities are garbage now, not something a large stream after them should sit on.
           item.entities = [];
@@ -73,8 +75,9 @@ export async function recordImport(
       } catch (err) {
         // A streamed list can fail to parse after chunks of it were written: drop them now rather
         // than leave up to a million orphan rows until the next import.
+        // Not once another import has taken the lock: its own rows are orphans too until it commits.
         try {
-          removeOrphans(db);
+          if (lease.held()) removeOrphans(db, lease);
         } catch {
           // The next import removes them.
         }
@@ -110,7 +113,11 @@ export async function recordImport(
 
   if (pending.length === 0) return { snapshot: current, results, durationMs: performance.now() - started };
 
-  const snapshot = writeTx(db, () => commitVersions(db, current, pending, meta, at, imports.some((i) => i.isDemo)));
+  const snapshot = writeTx(db, () => {
+    lease.assertHeld();
+    assertWhole(db, current, pending);
+    return commitVersions(db, current, pending, meta, at, imports.some((i) => i.isDemo));
+  });
   return { snapshot, results, durationMs: performance.now() - started };
 }
 
@@ -130,8 +137,29 @@ function currentVersionRow(db: Db, snapshot: ListSnapshot | null, source: Source
   return db.sqlite.query<VersionRow, [string]>("SELECT * FROM list_versions WHERE id = ?").get(id);
 }
 
-function removeOrphans(db: Db): void {
+/**
+ * What the commit publishes is what was written: every version holds exactly its counted rows, and
+ * the snapshot it builds on is still the latest. The lease check before it makes both true; these
+ * say so again in the same transaction, where a list missing most of its entities would otherwise
+ * become the serving snapshot and screen its people as Clear.
+ */
+function assertWhole(db: Db, current: ListSnapshot | null, pending: readonly VersionRow[]): void {
+  const latest = latestSnapshot(db);
+  if ((latest?.id ?? null) !== (current?.id ?? null)) {
+    throw new Error(`Another import published snapshot ${latest?.id} while this one ran; nothing of this one was published. Run it again.`);
+  }
+  const count = db.sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM list_entities WHERE version_id = ?");
+  for (const row of pending) {
+    const stored = count.get(row.id)?.n ?? 0;
+    if (stored !== row.entity_count) {
+      throw new Error(`${row.source}: ${stored} of ${row.entity_count} entity rows are stored; nothing was published. Run the import again.`);
+    }
+  }
+}
+
+function removeOrphans(db: Db, lease: ImportLease): void {
   writeTx(db, () => {
+    lease.assertHeld();
     db.sqlite.run("DELETE FROM list_entities WHERE version_id NOT IN (SELECT id FROM list_versions)");
     db.sqlite.run("DELETE FROM list_changes WHERE version_id NOT IN (SELECT id FROM list_versions)");
   });
@@ -159,6 +187,7 @@ function yieldToEventLoop(): Promise<void> {
  */
 async function writeEntities(
   db: Db,
+  lease: ImportLease,
   item: SourceImport,
   previous: VersionRow | null,
   onProgress?: ImportProgress,
@@ -190,6 +219,8 @@ async function writeEntities(
       rows = [];
       changes = [];
       writeTx(db, () => {
+        // One read per chunk: an import that lost its lock stops at its next chunk, not at its end.
+        lease.assertHeld();
         for (const row of entityRows) insert.run(...row);
         for (const [externalId, change] of changeRows) insertChange.run(versionId, externalId, change);
       });
