@@ -44,10 +44,13 @@ type SpendableRoom = { of: Map<string, number>; other: number };
  * a seek per tenant. A tenant that runs out of room within the window leaves the rest of its rows
  * there, and rows further on are not seen by this call: claimDueFairly claims again past them.
  */
-export function claimDue(db: Db, args: { owner: string; now: Date; leaseMs: number; limit: number; room?: SpendableRoom }): ClaimedRow[] {
+export function claimDue(
+  db: Db,
+  args: { owner: string; now: Date; leaseMs: number; limit: number; room?: SpendableRoom; passOver?: boolean },
+): ClaimedRow[] {
   requireTx(db);
   const room = args.room ?? { of: new Map<string, number>(), other: args.limit };
-  const full = [...room.of].filter(([, left]) => left <= 0).map(([tenant]) => tenant);
+  const full = args.passOver === false ? [] : fullTenants(room);
   const notIn = full.length === 0 ? "" : ` AND tenant_id NOT IN (${placeholders(full.length)})`;
   const due = db.sqlite
     .query<ClaimedRow, (string | number)[]>(
@@ -73,9 +76,22 @@ export function claimDue(db: Db, args: { owner: string; now: Date; leaseMs: numb
   return claimed;
 }
 
+/** The tenants whose room is used up: a window that leaves their rows out must pass over them. */
+function fullTenants(room: SpendableRoom): string[] {
+  const full: string[] = [];
+  for (const [tenant, left] of room.of) if (left <= 0) full.push(tenant);
+  return full;
+}
+
 /** `?, ?, ...`: n bound parameters for an IN list. */
 function placeholders(n: number): string {
   return Array.from({ length: n }, () => "?").join(", ");
+}
+
+/** What claimDueFairly claimed, and how long its statements that passed over tenants without room took. */
+export interface FairClaim {
+  claimed: ClaimedRow[];
+  passOverMs: number;
 }
 
 /**
@@ -84,16 +100,33 @@ function placeholders(n: number): string {
  * would wait until that whole backlog had drained (a retry coming due has no wake of its own). Each
  * further statement excludes the tenants that used up their room, so it reaches those rows. At most
  * one further statement per tenant that ran out, and none in the usual case (nobody ran out).
+ *
+ * Passing over a backlog reads every row of it (12 ms for 100,000 rows), and a tenant with a backlog
+ * runs out of room on nearly every claim. With `passOver` false no statement passes over anyone: one
+ * plain window, whose rows of tenants with room are claimed. The dispatcher allows passing over only
+ * as often as its cost permits (passOverMs); a review measured a single tenant's backlog of 187,000
+ * rows draining at 25 events/s when every claim passed over it (59 ms) and was spaced by that cost.
  */
-export function claimDueFairly(db: Db, args: { owner: string; now: Date; leaseMs: number; limit: number; room: ClaimRoom }): ClaimedRow[] {
+export function claimDueFairly(
+  db: Db,
+  args: { owner: string; now: Date; leaseMs: number; limit: number; room: ClaimRoom; passOver?: boolean },
+): FairClaim {
   const room: SpendableRoom = { of: new Map(args.room.of), other: args.room.other };
   const claimed: ClaimedRow[] = [];
-  for (;;) {
+  let passOverMs = 0;
+  for (let statements = 0; ; statements++) {
+    const passing = fullTenants(room).length > 0;
+    if (passing && args.passOver === false) {
+      if (statements === 0) claimed.push(...claimDue(db, { ...args, room, passOver: false }));
+      return { claimed, passOverMs };
+    }
+    const started = performance.now();
     const rows = claimDue(db, { ...args, limit: args.limit - claimed.length, room });
+    if (passing) passOverMs += performance.now() - started;
     claimed.push(...rows);
-    if (rows.length === 0 || claimed.length >= args.limit) return claimed;
+    if (rows.length === 0 || claimed.length >= args.limit) return { claimed, passOverMs };
     // claimDue spent the room of each row it claimed, so every claimed row's tenant has an entry.
-    if (!rows.some((row) => (room.of.get(row.tenant_id) ?? 0) <= 0)) return claimed;
+    if (!rows.some((row) => (room.of.get(row.tenant_id) ?? 0) <= 0)) return { claimed, passOverMs };
   }
 }
 
