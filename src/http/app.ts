@@ -225,9 +225,25 @@ function toServiceError(error: ElysiaError, code: unknown, request: Request, tab
   if (typeof error.status === "number" && error.status === 413) {
     return new ServiceError("PAYLOAD_TOO_LARGE", "The request body is too large.");
   }
+  if (databaseBusy(error)) {
+    // Another process held the write lock past busy_timeout (an import or admin command stalled
+    // mid-transaction). Nothing was written or acknowledged: a retry is the right answer, not a 500.
+    return new ServiceError("NOT_READY", "The database is locked by another process (a list import or an admin command); nothing was stored. Retry shortly.", {
+      headers: { "retry-after": "1" },
+      cause: error,
+    });
+  }
   return new ServiceError("INTERNAL", "An internal error occurred; quote the correlation id to your administrator.", {
     cause: error,
   });
+}
+
+/** SQLITE_BUSY from bun:sqlite (its SQLiteError carries SQLite's code name), directly or as a cause. */
+function databaseBusy(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++) {
+    if ((e as { code?: unknown }).code === "SQLITE_BUSY") return true;
+  }
+  return false;
 }
 
 type SafeParser = { safeParse: (v: unknown) => { success: boolean; error?: unknown } };
