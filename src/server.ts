@@ -14,6 +14,7 @@ import { beginRequest } from "@/http/request-state";
 import { Scheduler } from "@/jobs/scheduler";
 import { createLogger, type Logger } from "@/lib/logger";
 import { startCheckpointer } from "@/storage/checkpointer";
+import { assertWritable } from "@/storage/db";
 import { bindKeyCheck } from "@/storage/master-key";
 import { migrate } from "@/storage/migrate";
 import type { LookupFn } from "@/webhooks/send-target";
@@ -93,6 +94,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     },
   });
 
+  assertWritable(db.sqlite, db.path);
   const applied = migrate(db.sqlite);
   // Pairs master.key with a database that had no schema yet when the context opened (a new folder).
   bindKeyCheck(db, ctx.secrets, config.dataDir);

@@ -74,6 +74,31 @@ export function openDb(dataDirOrMemory: string, options: OpenDbOptions = {}): Db
   };
 }
 
+/**
+ * Throws unless this connection can write. SQLite opens a database file it may not write (owned by
+ * another user, a read-only mount) read-only without a word, and everything that only reads works:
+ * a server on such a folder reported ready and then answered every screen 500 ("attempt to write a
+ * readonly database"). Even BEGIN IMMEDIATE succeeds on such a connection, so the probe writes (a
+ * table created, on any schema, new or migrated) and rolls it back.
+ */
+export function assertWritable(sqlite: Database, path: string): void {
+  try {
+    sqlite.run("BEGIN IMMEDIATE");
+  } catch (error) {
+    // Only taken by another process: writable, and the server will wait for the lock like any writer.
+    if ((error as { code?: unknown }).code === "SQLITE_BUSY") return;
+    throw error;
+  }
+  try {
+    sqlite.run("CREATE TABLE aml_write_probe (x)");
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`${path} cannot be written (${reason}): run aml as the user that owns the data folder, on a writable file system.`);
+  } finally {
+    sqlite.run("ROLLBACK");
+  }
+}
+
 /** The connection's automatic checkpoint threshold in WAL pages (0 when off; SQLite's default is 1,000). */
 export function walAutocheckpoint(db: Db): number {
   return db.sqlite.query<{ wal_autocheckpoint: number }, []>("PRAGMA wal_autocheckpoint").get()?.wal_autocheckpoint ?? 1000;

@@ -1,0 +1,59 @@
+import { afterEach, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { assertWritable, DB_FILE, openDb } from "@/storage/db";
+import { tempDataDir } from "../../helpers/server";
+
+/**
+ * SQLite opens a file it may not write read-only without a word, so a server on a data folder owned
+ * by another user reported ready and answered every screen 500. The server now refuses to start;
+ * here a connection opened read-only stands for the one SQLite falls back to.
+ */
+const folders: string[] = [];
+afterEach(() => {
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+test("a connection that cannot write is refused, naming the file and what to do", () => {
+  const dir = tempDataDir();
+  folders.push(dir);
+  openDb(dir).close();
+  const path = join(dir, DB_FILE);
+  const readOnly = new Database(path, { readonly: true });
+  try {
+    expect(() => assertWritable(readOnly, path)).toThrow(`${path} cannot be written (attempt to write a readonly database)`);
+    expect(readOnly.inTransaction).toBe(false);
+  } finally {
+    readOnly.close();
+  }
+});
+
+test("a writable connection passes and is left outside any transaction", () => {
+  const dir = tempDataDir();
+  folders.push(dir);
+  const db = openDb(dir);
+  try {
+    assertWritable(db.sqlite, db.path);
+    expect(db.sqlite.inTransaction).toBe(false);
+  } finally {
+    db.close();
+  }
+});
+
+test("a writable connection whose write lock another process holds passes: it is only busy", () => {
+  const dir = tempDataDir();
+  folders.push(dir);
+  const db = openDb(dir);
+  const other = new Database(join(dir, DB_FILE));
+  try {
+    db.sqlite.run("PRAGMA busy_timeout = 50");
+    other.run("BEGIN IMMEDIATE");
+    assertWritable(db.sqlite, db.path);
+    expect(db.sqlite.inTransaction).toBe(false);
+  } finally {
+    other.run("ROLLBACK");
+    other.close();
+    db.close();
+  }
+});
