@@ -42,6 +42,12 @@ describe("toCsv", () => {
     expect(rows[1]).toEqual(["total = 1+1", "-12", "a@b.example"]);
   });
 
+  test("a cell holding a semicolon or a tab is quoted, so a ';'- or tab-separated reader keeps it whole", () => {
+    const csv = toCsv(["ref", "name"], [[";=1+1", "a\t=2+2"], ["plain", "x"]]);
+    expect(csv).toBe('ref,name\r\n";=1+1","a\t=2+2"\r\nplain,x\r\n');
+    expect(readBack(csv)[1]).toEqual([";=1+1", "a\t=2+2"]);
+  });
+
   test("an empty export still has its header", () => {
     expect(readBack(toCsv(["id", "action"], []))).toEqual([["id", "action"]]);
   });
