@@ -31,20 +31,17 @@ function takeAnswer(received: Buffer, started: number): { answer: RawAnswer; res
   };
 }
 
-/**
- * Sends a request's head and the start of its body over a raw connection and never the rest, so a
- * server that waited for (or read) the whole body would never answer. Resolves with the answer.
- */
-export function headersOnly(port: number, head: string[], bodyStart: string, timeoutMs = 5_000): Promise<RawAnswer> {
+/** Writes `text` over a new connection and resolves with the first whole answer (RawAnswer). */
+function exchange(host: string, port: number, text: string, timeoutMs: number, timeoutMessage: string): Promise<RawAnswer> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1");
+    const socket = connect({ host, port });
     let received = Buffer.alloc(0);
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new Error(`no answer within ${timeoutMs} ms: the server waited for the body`));
+      reject(new Error(timeoutMessage));
     }, timeoutMs);
-    socket.on("connect", () => socket.write(`${head.join("\r\n")}\r\n\r\n${bodyStart}`));
+    socket.on("connect", () => socket.write(text));
     socket.on("data", (chunk: Buffer) => {
       received = Buffer.concat([received, chunk]);
       const taken = takeAnswer(received, started);
@@ -58,6 +55,14 @@ export function headersOnly(port: number, head: string[], bodyStart: string, tim
       reject(error);
     });
   });
+}
+
+/**
+ * Sends a request's head and the start of its body over a raw connection and never the rest, so a
+ * server that waited for (or read) the whole body would never answer. Resolves with the answer.
+ */
+export function headersOnly(port: number, head: string[], bodyStart: string, timeoutMs = 5_000): Promise<RawAnswer> {
+  return exchange("127.0.0.1", port, `${head.join("\r\n")}\r\n\r\n${bodyStart}`, timeoutMs, `no answer within ${timeoutMs} ms: the server waited for the body`);
 }
 
 /** One connection held open between requests, as a proxy holds its upstream connections. */
@@ -106,30 +111,9 @@ export function keptAlive(url: string): KeptAlive {
 /**
  * Sends `lines` (request line and header lines) and `body` over a new connection exactly as written,
  * for requests fetch cannot make (HTTP/1.0 without a Host, a Host fetch would set otherwise), and
- * reads the one answer. Close-delimited: the request should say `Connection: close` or be HTTP/1.0.
+ * reads the one answer.
  */
 export function rawExchange(url: string, lines: string[], body = "", timeoutMs = 5_000): Promise<RawAnswer> {
   const { hostname, port } = new URL(url);
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: hostname, port: Number(port) });
-    let received = Buffer.alloc(0);
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`no answer within ${timeoutMs} ms`));
-    }, timeoutMs);
-    socket.on("connect", () => socket.write(`${lines.join("\r\n")}\r\n\r\n${body}`));
-    socket.on("data", (chunk: Buffer) => {
-      received = Buffer.concat([received, chunk]);
-      const taken = takeAnswer(received, started);
-      if (!taken) return;
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(taken.answer);
-    });
-    socket.on("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-  });
+  return exchange(hostname, Number(port), `${lines.join("\r\n")}\r\n\r\n${body}`, timeoutMs, `no answer within ${timeoutMs} ms`);
 }
