@@ -11,6 +11,7 @@ import type { HttpDeps, ReadinessCheck } from "@/http/deps";
 import { idlePoller } from "@/http/idle-poll";
 import { problemResponse } from "@/http/problem";
 import { beginRequest } from "@/http/request-state";
+import { routableRequest } from "@/http/routable-request";
 import { Scheduler } from "@/jobs/scheduler";
 import { createLogger, type Logger } from "@/lib/logger";
 import { startCheckpointer } from "@/storage/checkpointer";
@@ -18,7 +19,6 @@ import { assertWritable } from "@/storage/db";
 import { bindKeyCheck } from "@/storage/master-key";
 import { migrate } from "@/storage/migrate";
 import type { LookupFn } from "@/webhooks/send-target";
-import { routableRequest } from "@/http/routable-request";
 
 export interface RunningServer {
   url: string;

@@ -1,6 +1,7 @@
 import { type AnyElysia, Elysia } from "elysia";
 import { type FieldIssue, ServiceError } from "@/errors";
 import { issueSummary, zodIssues } from "@/lib/validate";
+import { isDatabaseBusy } from "@/storage/db";
 import { authorizeAdmin, authorizeTenant } from "@/auth/authorize";
 import { type BodyRule, bodyLimitKey, declaredBodyRules } from "./body-limits";
 import { principalOf } from "./authenticate";
@@ -106,19 +107,14 @@ export function createApp(deps: HttpDeps) {
       if (!deps.log.isLevelEnabled("info")) return;
       const state = requestState(request);
       const status = state.status ?? (responseValue instanceof Response ? responseValue.status : Number(set.status ?? 200));
-      // Runs after the answer was sent, outside any handler's error path: a throw here would stop the
-      // process, so a request the log cannot describe is logged without its path instead.
-      let path: string | null = null;
-      try {
-        // Path only: query strings may carry subject names (case search), which never enter logs.
-        path = new URL(request.url).pathname;
-      } catch {}
       deps.log.info(
         {
           correlationId: state.correlationId,
           tenantId: state.tenantId,
           method: request.method,
-          path,
+          // Path only: query strings may carry subject names (case search), which never enter logs.
+          // The URL is absolute: server.ts hands the app only requests routableRequest made so.
+          path: new URL(request.url).pathname,
           status,
           durationMs: Math.round((performance.now() - state.startedAt) * 100) / 100,
         },
@@ -225,7 +221,7 @@ function toServiceError(error: ElysiaError, code: unknown, request: Request, tab
   if (typeof error.status === "number" && error.status === 413) {
     return new ServiceError("PAYLOAD_TOO_LARGE", "The request body is too large.");
   }
-  if (databaseBusy(error)) {
+  if (isDatabaseBusy(error)) {
     // Another process held the write lock past busy_timeout (an import or admin command stalled
     // mid-transaction). Nothing was written or acknowledged: a retry is the right answer, not a 500.
     return new ServiceError("NOT_READY", "The database is locked by another process (a list import or an admin command); nothing was stored. Retry shortly.", {
@@ -236,14 +232,6 @@ function toServiceError(error: ElysiaError, code: unknown, request: Request, tab
   return new ServiceError("INTERNAL", "An internal error occurred; quote the correlation id to your administrator.", {
     cause: error,
   });
-}
-
-/** SQLITE_BUSY from bun:sqlite (its SQLiteError carries SQLite's code name), directly or as a cause. */
-function databaseBusy(error: unknown): boolean {
-  for (let e = error, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++) {
-    if ((e as { code?: unknown }).code === "SQLITE_BUSY") return true;
-  }
-  return false;
 }
 
 type SafeParser = { safeParse: (v: unknown) => { success: boolean; error?: unknown } };

@@ -75,6 +75,17 @@ export function openDb(dataDirOrMemory: string, options: OpenDbOptions = {}): Db
 }
 
 /**
+ * Whether `error` (or an error it was caused by) is SQLITE_BUSY: another connection held the write
+ * lock past busy_timeout. bun:sqlite's SQLiteError carries SQLite's code name.
+ */
+export function isDatabaseBusy(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++) {
+    if ((e as { code?: unknown }).code === "SQLITE_BUSY") return true;
+  }
+  return false;
+}
+
+/**
  * Throws unless this connection can write. SQLite opens a database file it may not write (owned by
  * another user, a read-only mount) read-only without a word, and everything that only reads works:
  * a server on such a folder reported ready and then answered every screen 500 ("attempt to write a
@@ -86,7 +97,7 @@ export function assertWritable(sqlite: Database, path: string): void {
     sqlite.run("BEGIN IMMEDIATE");
   } catch (error) {
     // Only taken by another process: writable, and the server will wait for the lock like any writer.
-    if ((error as { code?: unknown }).code === "SQLITE_BUSY") return;
+    if (isDatabaseBusy(error)) return;
     throw error;
   }
   try {

@@ -114,10 +114,11 @@ export function claimDueFairly(
   const room: SpendableRoom = { of: new Map(args.room.of), other: args.room.other };
   const claimed: ClaimedRow[] = [];
   let passOverMs = 0;
-  for (let statements = 0; ; statements++) {
+  for (;;) {
     const passing = fullTenants(room).length > 0;
     if (passing && args.passOver === false) {
-      if (statements === 0) claimed.push(...claimDue(db, { ...args, room, passOver: false }));
+      // Only as the first statement: after one, claimed is not empty and the rest waits for a pass.
+      if (claimed.length === 0) claimed.push(...claimDue(db, { ...args, room, passOver: false }));
       return { claimed, passOverMs };
     }
     const started = performance.now();
