@@ -1,8 +1,35 @@
 import { z } from "zod";
 
+/** Longest run of digits read as a number: past it a value is out of range whatever the bound. */
+const MAX_DIGITS = 15;
+
+/**
+ * A query parameter holding a whole number from `min` to `max`, written in decimal digits only.
+ * z.coerce.number() read "0x10" as 16 and "" as 0, said "must be a number, not a number" of "1e400"
+ * (Infinity), gave two contradicting bounds for a 20-digit value and "must be a number" of a
+ * parameter given twice (`take=1&take=2` arrives as an array). Each of those now gets one message that
+ * says what to send. The pipe keeps the integer type, bounds and default in the OpenAPI document.
+ */
+export function wholeNumberParam(min: number, max: number, fallback: number) {
+  const range = `must be a whole number from ${min} to ${max}`;
+  return z.preprocess(
+    (raw, ctx) => {
+      if (raw === undefined) return undefined;
+      if (Array.isArray(raw)) {
+        ctx.addIssue({ code: "custom", message: "is given more than once; give it once", input: raw });
+        return z.NEVER;
+      }
+      if (typeof raw === "string" && raw.length <= MAX_DIGITS && /^\d+$/.test(raw)) return Number(raw);
+      ctx.addIssue({ code: "custom", message: range, input: raw });
+      return z.NEVER;
+    },
+    z.number().int().min(min, range).max(max, range).default(fallback),
+  );
+}
+
 /** skip/take as the spec defines them (defaults 0 and 50); take is capped at 500 to bound a page's cost. */
 export const MAX_TAKE = 500;
 export const Paging = z.object({
-  skip: z.coerce.number().int().min(0).max(2_147_483_647).default(0).describe("Entries to skip (default 0)"),
-  take: z.coerce.number().int().min(1).max(MAX_TAKE).default(50).describe(`Page size (default 50, at most ${MAX_TAKE})`),
+  skip: wholeNumberParam(0, 2_147_483_647, 0).describe("Entries to skip (default 0)"),
+  take: wholeNumberParam(1, MAX_TAKE, 50).describe(`Page size (default 50, at most ${MAX_TAKE})`),
 });

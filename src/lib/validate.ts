@@ -56,7 +56,7 @@ function plainMessage(issue: z.core.$ZodRawIssue): string | undefined {
       return issue.input === undefined ? `is empty; send ${what}` : `must be ${what}, not ${received(issue.input)}`;
     }
     if (issue.input === undefined) return "is required";
-    // A query parameter coerced to a number arrives as NaN when it was not one ("take=abc").
+    // A value coerced to a number (a setting from the environment) arrives as NaN when it was not one.
     if (typeof issue.input === "number" && Number.isNaN(issue.input)) return `must be ${expected ?? "a number"}`;
     return expected ? `must be ${expected}, not ${received(issue.input)}` : undefined;
   }

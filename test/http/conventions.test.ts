@@ -95,6 +95,25 @@ describe("problem+json on every error", () => {
     expect(body.errors?.map((e) => e.field)).toEqual(["query.take"]);
   });
 
+  test.each([
+    ["take=abc", "query.take", "must be a whole number from 1 to 500"],
+    ["take=0x10", "query.take", "must be a whole number from 1 to 500"],
+    ["take=", "query.take", "must be a whole number from 1 to 500"],
+    ["take=1e400", "query.take", "must be a whole number from 1 to 500"],
+    ["take=501", "query.take", "must be a whole number from 1 to 500"],
+    ["skip=99999999999999999999", "query.skip", "must be a whole number from 0 to 2147483647"],
+    ["take=1&take=2", "query.take", "is given more than once; give it once"],
+  ])("?%s is 400 with one message that says what to send", async (query, field, message) => {
+    const body = expectProblem(await call(server.url, `/v1/audit?${query}`, { key }), 400, "VALIDATION_FAILED");
+    expect(body.errors).toEqual([{ field, message }]);
+  });
+
+  test("skip and take in decimal digits page as asked", async () => {
+    const res = await call(server.url, "/v1/audit?skip=0&take=007", { key });
+    expect(res.status).toBe(200);
+    expect(json<{ take: number }>(res).take).toBe(7);
+  });
+
   test("400 for a from that is not an ISO date-time", async () => {
     const body = expectProblem(await call(server.url, "/v1/audit?from=yesterday", { key }), 400, "VALIDATION_FAILED");
     expect(body.errors?.[0]?.field).toBe("query.from");
