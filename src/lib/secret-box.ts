@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
-import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fchmodSync, fsyncSync, linkSync, openSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { syncDirectory } from "./durable-fs";
 
 /**
  * Encrypts secrets the appliance must be able to use again (webhook signing secrets: HMAC needs the
@@ -47,24 +48,65 @@ export function readMasterKey(dataDir: string): Uint8Array | null {
   const path = join(dataDir, MASTER_KEY_FILE);
   if (!existsSync(path)) return null;
   const key = Buffer.from(readFileSync(path, "utf8").trim(), "base64");
-  if (key.length !== 32) throw new Error(`${path} is not a valid master key (expected 32 base64 bytes)`);
+  if (key.length !== 32) {
+    // An empty or cut-short file: a hand edit, a bad copy, or a key written before keys were synced to disk.
+    throw new Error(
+      `${path} is not a valid master key (expected 32 bytes in base64, found ${key.length}): restore master.key from the same backup as aml.db. Only if aml.db holds no webhook signing secrets, removing the file lets aml create a new key.`,
+    );
+  }
   return key;
 }
 
 /**
  * Writes a new master key (mode 0600) and returns the folder's key: the new one, or the one another
- * process wrote first. Callers decide whether a new key is safe (storage/master-key.ts).
+ * process published first. Callers decide whether a new key is safe (storage/master-key.ts).
+ *
+ * The key is written to a temp file of its own, synced, and then linked to master.key. A link never
+ * replaces an existing name (EEXIST, as the `wx` flag did) and the name appears with the whole key
+ * behind it, so a process starting at the same moment never reads an empty or partial key. The folder
+ * is synced before the key is returned: aml.db (which syncs) may seal secrets with it at once, and a
+ * key that a power cut leaves empty or missing would lose those secrets for good.
  */
 export function createMasterKey(dataDir: string): Uint8Array {
   const path = join(dataDir, MASTER_KEY_FILE);
-  // wx: never overwrite a key another process created in the meantime.
+  const created = randomBytes(32);
+  const temp = join(dataDir, `${MASTER_KEY_FILE}.${randomBytes(8).toString("hex")}.tmp`);
+  // wx: the temp name is ours alone, so the cleanup below never removes another process's file.
+  const fd = openSync(temp, "wx", 0o600);
+  let published: boolean;
   try {
-    writeFileSync(path, randomBytes(32).toString("base64"), { mode: 0o600, flag: "wx" });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    writeSynced(fd, created.toString("base64"));
+    published = linkUnlessTaken(temp, path);
+  } finally {
+    // After a link master.key is a second name of the same file; the temp name is never needed again.
+    unlinkSync(temp);
   }
-  chmodSync(path, 0o600);
+  // Also when another process won: it may not have synced the folder yet, and the key is used from here on.
+  syncDirectory(dataDir);
+  if (published) return created;
   const key = readMasterKey(dataDir);
-  if (key === null) throw new Error(`${path} vanished right after it was written`);
+  if (key === null) throw new Error(`${path} vanished right after another process created it`);
   return key;
+}
+
+/** Writes all of `text`, sets exactly 0600 (whatever the umask made of it), syncs the file and closes it. */
+function writeSynced(fd: number, text: string): void {
+  try {
+    writeFileSync(fd, text);
+    fchmodSync(fd, 0o600);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Gives `from`'s file the name `to`, unless `to` exists: false when another process took it first. */
+function linkUnlessTaken(from: string, to: string): boolean {
+  try {
+    linkSync(from, to);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
 }
