@@ -1,5 +1,6 @@
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { syncDirectory, syncFile } from "@/lib/durable-fs";
 import { MASTER_KEY_FILE } from "@/lib/secret-box";
 import { DB_FILE, type Db } from "./db";
 
@@ -39,6 +40,11 @@ export function backupDataFolder(db: Db, dataDir: string, destination: string): 
     masterKey = join(folder, MASTER_KEY_FILE);
     copyFileSync(keyFile, masterKey);
     chmodSync(masterKey, 0o600);
+    syncFile(masterKey);
   }
+  // Synced before "backup written" is printed: an operator who then carries the folder away or
+  // deletes older backups must not find an empty key or a cut-short database after a power cut.
+  syncFile(database);
+  syncDirectory(folder);
   return { folder, database, masterKey, bytes: Bun.file(database).size };
 }
