@@ -12,7 +12,12 @@ export interface AuditVerification {
   lastHash: string | null;
 }
 
-/** Walks a chain in sequence order and recomputes every hash. Reads in one snapshot (a read transaction). */
+/**
+ * Walks a chain in sequence order and recomputes every hash. Reads in one snapshot (a read transaction).
+ * `chain` is the chain's key in audit_log: a tenant's id, or SYSTEM_CHAIN for appliance-wide events.
+ * Both kinds are stored, linked and hashed alike (the key itself is part of every entry's hash), so
+ * one walk verifies either.
+ */
 export function verifyAuditChain(db: Db, chain: string): AuditVerification {
   return db.sqlite.transaction(() => {
     const rows = db.sqlite
@@ -63,4 +68,22 @@ export function verifyAuditChain(db: Db, chain: string): AuditVerification {
       lastHash: checked > 0 ? expectedPrev : null,
     };
   })();
+}
+
+/**
+ * Every chain key that has at least one entry, in key order. Hops through the (chain, seq) index one
+ * chain at a time, so it reads a few index pages per chain rather than every entry.
+ */
+export function auditChainKeys(db: Db): string[] {
+  return db.sqlite
+    .query<{ chain: string }, []>(
+      `WITH RECURSIVE keys(chain) AS (
+         SELECT min(chain) FROM audit_log
+         UNION ALL
+         SELECT (SELECT min(chain) FROM audit_log WHERE chain > keys.chain) FROM keys WHERE keys.chain IS NOT NULL
+       )
+       SELECT chain FROM keys WHERE chain IS NOT NULL`,
+    )
+    .all()
+    .map((r) => r.chain);
 }

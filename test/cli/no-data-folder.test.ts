@@ -34,6 +34,8 @@ const everydayCommands: Array<[string, string[]]> = [
   ["quota set", ["quota", "set", "some-bank", "5"]],
   ["profile show", ["profile", "show", "some-bank"]],
   ["audit verify", ["audit", "verify", "some-bank"]],
+  ["audit verify --system", ["audit", "verify", "--system"]],
+  ["audit verify --all", ["audit", "verify", "--all"]],
   ["lists status", ["lists", "status"]],
   ["screen", ["screen", "--name", "Boris Quillfeather"]],
 ];
