@@ -30,7 +30,7 @@ if ./aml --data-dir data tenant create --name x --slug "Bad Slug" --contact-emai
 fi
 
 step "serve"
-./aml --data-dir data serve --port "$PORT" > serve.log 2>&1 &
+./aml --data-dir data serve --demo --port "$PORT" > serve.log 2>&1 &
 SERVER_PID=$!
 for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 0.1; done
 curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null || fail "healthz"

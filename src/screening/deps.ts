@@ -10,11 +10,13 @@ export interface ScreeningDeps extends AppContext {
   lists(): LoadedLists<MatchIndex> | null;
   /** Called after a commit that queued webhook events, so they go out without waiting for a poll. */
   announce(): void;
+  /** Why lists() is null (nothing imported, a failed load, still loading), for the 503's detail. */
+  whyNoLists?(): string | null;
 }
 
 export function requireLists(deps: ScreeningDeps): LoadedLists<MatchIndex> {
   const lists = deps.lists();
-  if (!lists) throw new ServiceError("NOT_READY", "No watchlist snapshot is loaded yet; retry shortly.");
+  if (!lists) throw new ServiceError("NOT_READY", deps.whyNoLists?.() ?? "No watchlist snapshot is loaded yet; retry shortly.");
   return lists;
 }
 

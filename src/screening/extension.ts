@@ -21,12 +21,19 @@ export function screeningExtension(watchlists: WatchlistExtension<MatchIndex>, o
       return null;
     }
   };
+  const whyNoLists = (): string | null => {
+    try {
+      return watchlists.runtime().notServingReason();
+    } catch {
+      return null;
+    }
+  };
   const announce = options.announce ?? (() => undefined);
   return {
     readiness: () => {
       const loaded = lists();
-      return { name: "screening", ready: loaded !== null, detail: loaded ? `screening against snapshot ${loaded.snapshot.id}` : "waiting for a watchlist snapshot" };
+      return { name: "screening", ready: loaded !== null, detail: loaded ? `screening against snapshot ${loaded.snapshot.id}` : (whyNoLists() ?? "waiting for a watchlist snapshot") };
     },
-    routes: (deps) => new Elysia().use(screeningRoutes(deps, { ...deps, lists, announce })).use(profileRoutes(deps)),
+    routes: (deps) => new Elysia().use(screeningRoutes(deps, { ...deps, lists, announce, whyNoLists })).use(profileRoutes(deps)),
   };
 }

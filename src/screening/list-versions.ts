@@ -12,9 +12,9 @@ export function selectedListVersions(
 ): ScreeningListVersions {
   const sources: ListVersionRef[] = [];
   for (const v of lists.versions) {
-    if (selected.includes(v.source)) sources.push({ source: v.source, versionId: v.id, publishedAt: v.publishedAt });
+    if (selected.includes(v.source)) sources.push({ source: v.source, versionId: v.id, publishedAt: v.publishedAt, isDemo: v.isDemo });
   }
-  return { snapshotId: lists.snapshot.id, sources, notLoaded: notLoadedLists(selected, sources) };
+  return { snapshotId: lists.snapshot.id, sources, notLoaded: notLoadedLists(selected, sources), isDemo: sources.some((s) => s.isDemo) };
 }
 
 /** Selected lists with no version among the sources read. */

@@ -4,7 +4,7 @@ import { startIndex, type MatchIndex } from "@/matching/index";
 import type { RiskProfileOverrides } from "@/matching/options";
 import { type ResolvedOptions, resolveOptions } from "@/matching/options-resolve";
 import type { Logger } from "@/lib/logger";
-import { type LoadedLists, WatchlistRuntime } from "@/watchlists/runtime";
+import { type LoadedLists, NO_LIST_IMPORTED, WatchlistRuntime } from "@/watchlists/runtime";
 import { ServiceError } from "@/errors";
 import { findTenantRow } from "@/tenants/internal";
 import { optionsForTenant } from "./options";
@@ -21,7 +21,7 @@ export async function loadCurrentLists(db: Db, log: Logger): Promise<LoadedLists
   const runtime = new WatchlistRuntime(db, startIndex, log);
   await runtime.refresh();
   const loaded = runtime.current();
-  if (!loaded) throw new ServiceError("NOT_READY", "No watchlist has been imported into this data folder; run `aml lists import` (or start `aml serve` once to load the demo list).");
+  if (!loaded) throw new ServiceError("NOT_READY", runtime.notServingReason() ?? NO_LIST_IMPORTED);
   return loaded;
 }
 

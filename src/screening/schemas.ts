@@ -90,9 +90,21 @@ export const ScreeningResponse = z
       .object({
         snapshotId: z.string(),
         sources: z
-          .array(z.object({ source: Source, versionId: z.string(), publishedAt: z.string().nullable().describe("ISO 8601 date-time (UTC)") }))
+          .array(
+            z.object({
+              source: Source,
+              versionId: z.string(),
+              publishedAt: z.string().nullable().describe("ISO 8601 date-time (UTC)"),
+              isDemo: z.boolean().describe("true when this version is the FICTIONAL demo list (`aml serve --demo`), not official data"),
+            }),
+          )
           .describe("The version read of each selected list (options.lists) the snapshot held"),
         notLoaded: z.array(Source).describe("Selected lists the snapshot did not hold: NOT checked, so a Clear says nothing about them"),
+        isDemo: z
+          .boolean()
+          .describe(
+            "true when any source read is the FICTIONAL demo list: the decision says nothing about real sanctions or PEP data. Only `aml serve --demo` loads that list, and only into a data folder that never imported official files",
+          ),
       })
       .describe("The watchlist data the screen read"),
     isMatch: z.boolean(),

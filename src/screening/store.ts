@@ -5,7 +5,7 @@ import type { Db } from "@/storage/db";
 import type { ScreeningSubject } from "./subject";
 import { publishedAtUtc } from "@/watchlists/published-at";
 import { notLoadedLists } from "./list-versions";
-import type { ScreeningListVersions, ScreeningRecord } from "./types";
+import type { ListVersionRef, ScreeningRecord } from "./types";
 
 interface ScreeningRow {
   id: string;
@@ -32,12 +32,16 @@ interface ScreeningRow {
   origin: ScreeningRecord["origin"];
 }
 
-function toRecord(row: ScreeningRow): ScreeningRecord {
+/** Whether a list version is the demo list, for records stored before their sources said so. */
+type DemoVersionLookup = (versionId: string) => boolean;
+
+function toRecord(row: ScreeningRow, isDemoVersion: DemoVersionLookup): ScreeningRecord {
   const options = JSON.parse(row.options) as ResolvedOptions;
-  // Records stored before listVersions named only the selected lists, in one date form, read as new ones do.
-  const sources = (JSON.parse(row.list_versions) as ScreeningListVersions["sources"])
+  // Records stored before listVersions named only the selected lists, in one date form, or marked the
+  // demo list, read as new ones do.
+  const sources = (JSON.parse(row.list_versions) as Array<Omit<ListVersionRef, "isDemo"> & { isDemo?: boolean }>)
     .filter((s) => options.lists.includes(s.source))
-    .map((s) => ({ ...s, publishedAt: publishedAtUtc(s.publishedAt) }));
+    .map((s) => ({ ...s, publishedAt: publishedAtUtc(s.publishedAt), isDemo: s.isDemo ?? isDemoVersion(s.versionId) }));
   return {
     id: row.id,
     createdAt: row.created_at,
@@ -45,7 +49,12 @@ function toRecord(row: ScreeningRow): ScreeningRecord {
     userReference: row.user_reference,
     subject: JSON.parse(row.subject) as ScreeningSubject,
     options,
-    listVersions: { snapshotId: row.snapshot_id, sources, notLoaded: notLoadedLists(options.lists, sources) },
+    listVersions: {
+      snapshotId: row.snapshot_id,
+      sources,
+      notLoaded: notLoadedLists(options.lists, sources),
+      isDemo: sources.some((s) => s.isDemo),
+    },
     isMatch: row.is_match === 1,
     score: row.score,
     decision: row.decision,
@@ -66,7 +75,9 @@ function toRecord(row: ScreeningRow): ScreeningRecord {
 /** A tenant's screening, or null: another tenant's id reads exactly like a missing one. */
 export function findScreening(db: Db, tenantId: string, id: string): ScreeningRecord | null {
   const row = db.sqlite.query<ScreeningRow, [string, string]>("SELECT * FROM screenings WHERE id = ? AND tenant_id = ?").get(id, tenantId);
-  return row ? toRecord(row) : null;
+  if (!row) return null;
+  const demoVersion = db.sqlite.query<{ is_demo: number }, [string]>("SELECT is_demo FROM list_versions WHERE id = ?");
+  return toRecord(row, (versionId) => demoVersion.get(versionId)?.is_demo === 1);
 }
 
 /** Writes the immutable screening row and its case row; runs inside the caller's write transaction. */

@@ -12,6 +12,8 @@ export interface ListVersionRef {
   source: SourceList;
   versionId: string;
   publishedAt: string | null;
+  /** The version is the FICTIONAL demo list (`aml serve --demo`), not official data. */
+  isDemo: boolean;
 }
 
 /** The watchlist data a screening read: the snapshot and each source's immutable version. */
@@ -25,6 +27,11 @@ export interface ScreeningListVersions {
    * this field existed show it too.
    */
   notLoaded: SourceList[];
+  /**
+   * True when any source read is the FICTIONAL demo list: the decision says nothing about real
+   * sanctions or PEP data. Derived from sources, so it can never disagree with them.
+   */
+  isDemo: boolean;
 }
 
 /** A finished screening: immutable once stored (the database refuses UPDATE and DELETE). */

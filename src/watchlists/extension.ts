@@ -36,7 +36,7 @@ export function watchlistExtension<Index>(build: IndexBuilder<Index>, options: W
       return {
         name: "watchlists",
         ready: status?.ready ?? false,
-        detail: status?.ready ? `snapshot ${status.snapshotId} loaded` : status?.lastError ? `load failed: ${status.lastError}` : "loading",
+        detail: status?.ready ? `snapshot ${status.snapshotId} loaded` : (runtime?.notServingReason() ?? "loading"),
       };
     },
     routes: (deps) => listRoutes(deps, () => ensure(deps.db, deps.log)),

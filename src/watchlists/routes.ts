@@ -41,8 +41,9 @@ export function listRoutes<Index>(deps: HttpDeps, runtime: () => WatchlistRuntim
     .get(
       "/v1/lists/version",
       () => {
-        const loaded = runtime().current();
-        if (!loaded) throw new ServiceError("NOT_READY", "No watchlist snapshot is loaded yet; retry shortly.");
+        const lists = runtime();
+        const loaded = lists.current();
+        if (!loaded) throw new ServiceError("NOT_READY", lists.notServingReason() ?? "No watchlist snapshot is loaded yet; retry shortly.");
         return listsVersionView(loaded, deps.clock.now());
       },
       {

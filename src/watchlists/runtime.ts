@@ -27,10 +27,20 @@ export type IndexBuilder<Index> = () => IndexAssembly<Index>;
  * by polling the latest snapshot id, so an import by the CLI in another process is picked up
  * within one poll interval.
  */
+/**
+ * Why nothing is served when no list was ever imported. The appliance never screens against lists it
+ * was not given: the fictional demo list is loaded only when `aml serve --demo` asks for it, so that a
+ * production server started before its first import answers 503, not Clear from fictional data.
+ */
+export const NO_LIST_IMPORTED =
+  "No watchlist has been imported into this data folder: import the official list files with `aml lists import` (or start `aml serve --demo` to try the appliance on the FICTIONAL demo list).";
+
 export class WatchlistRuntime<Index> {
   private loaded: LoadedLists<Index> | null = null;
   private loading: Promise<boolean> | null = null;
   private lastError: string | null = null;
+  /** The last refresh found no snapshot at all (nothing was ever imported). */
+  private noneImported = false;
   private readonly listeners: Array<(next: LoadedLists<Index>, previous: LoadedLists<Index> | null) => void> = [];
 
   constructor(
@@ -47,6 +57,14 @@ export class WatchlistRuntime<Index> {
     return { ready: this.loaded !== null, snapshotId: this.loaded?.snapshot.id ?? null, loading: this.loading !== null, lastError: this.lastError };
   }
 
+  /** Why no snapshot is served (null while one is): none imported, a failed load, or still loading. */
+  notServingReason(): string | null {
+    if (this.loaded !== null) return null;
+    if (this.noneImported) return NO_LIST_IMPORTED;
+    if (this.lastError !== null) return `The watchlist snapshot failed to load (${this.lastError}); see the server log.`;
+    return "The watchlist snapshot is still loading; retry shortly.";
+  }
+
   onSwap(listener: (next: LoadedLists<Index>, previous: LoadedLists<Index> | null) => void): void {
     this.listeners.push(listener);
   }
@@ -61,6 +79,7 @@ export class WatchlistRuntime<Index> {
 
   private async reload(): Promise<boolean> {
     const latestId = latestSnapshotId(this.db);
+    this.noneImported = latestId === null;
     if (!latestId || latestId === this.loaded?.snapshot.id) return false;
     const started = performance.now();
     try {

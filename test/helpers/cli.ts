@@ -30,10 +30,15 @@ export async function runCli(args: string[], options: { dataDir: string; env?: R
 
 /**
  * `aml serve` as a separate process on a free loopback port, once its banner says it is listening.
- * `env` adds to (or overrides) its environment, e.g. AML_LOG_LEVEL for a test of the access log.
+ * `env` adds to (or overrides) its environment, e.g. AML_LOG_LEVEL for a test of the access log;
+ * `flags` are more `serve` options, e.g. --demo to screen against the demo list.
  */
-export async function spawnServe(dataDir: string, env: Record<string, string> = {}): Promise<{ url: string; stop(): Promise<number> }> {
-  const proc = Bun.spawn([process.execPath, "run", join(REPO, "src/main.ts"), "--data-dir", dataDir, "serve", "--host", "127.0.0.1", "--port", "0"], {
+export async function spawnServe(
+  dataDir: string,
+  env: Record<string, string> = {},
+  flags: string[] = [],
+): Promise<{ url: string; stop(): Promise<number> }> {
+  const proc = Bun.spawn([process.execPath, "run", join(REPO, "src/main.ts"), "--data-dir", dataDir, "serve", "--host", "127.0.0.1", "--port", "0", ...flags], {
     cwd: REPO,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", TZ: "UTC", AML_LOG_LEVEL: "silent", ...env },
     stdout: "ignore",

@@ -18,7 +18,7 @@ describe("requests with no Host or a short one", () => {
   beforeAll(async () => {
     folder = cliFolder();
     apiKey = makeTenant(folder.ctx).apiKey;
-    server = await spawnServe(folder.dataDir, { AML_LOG_LEVEL: "info" });
+    server = await spawnServe(folder.dataDir, { AML_LOG_LEVEL: "info" }, ["--demo"]);
   });
   afterAll(async () => {
     await server.stop();

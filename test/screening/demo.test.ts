@@ -1,29 +1,90 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { serverExtensions } from "@/cli/extensions";
 import { loadConfig } from "@/config";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { makeTenant } from "../helpers/tenants";
-import { call, json } from "../helpers/api";
+import { importListFiles } from "@/watchlists/import";
+import { demoListFiles } from "@/watchlists/demo";
+import { NO_LIST_IMPORTED } from "@/watchlists/runtime";
+import { call, expectProblem, json } from "../helpers/api";
 
 let server: TestServer;
 let key: string;
 beforeAll(async () => {
-  // Exactly what `aml serve` runs, on an empty data folder: the demo list is seeded on first start.
-  server = await startTestServer({ extensions: await serverExtensions(loadConfig({ env: {} })) });
+  // Exactly what `aml serve --demo` runs, on an empty data folder: the demo list is seeded on first start.
+  server = await startTestServer({ extensions: await serverExtensions(loadConfig({ env: {} }), { demo: true }) });
   key = makeTenant(server.ctx).apiKey;
 });
 afterAll(() => server.close());
 
-const check = async (fullName: string) =>
-  json<{ decision: string; matches: Array<{ primaryName: string }> }>(
-    await call(server.url, "/v1/screenings/check", { method: "POST", key, headers: { "content-type": "application/json" }, body: JSON.stringify({ fullName }) }),
+const check = async (fullName: string, url = server.url, apiKey = key) =>
+  json<{ id: string; decision: string; matches: Array<{ primaryName: string }>; listVersions: { isDemo: boolean; sources: Array<{ isDemo: boolean }> } }>(
+    await call(url, "/v1/screenings/check", { method: "POST", key: apiKey, headers: { "content-type": "application/json" }, body: JSON.stringify({ fullName }) }),
   );
 
-test("aml serve's extensions screen against the fictional demo list out of the box", async () => {
+test("aml serve --demo's extensions screen against the fictional demo list out of the box", async () => {
   const ready = await call(server.url, "/readyz");
   expect(ready.status).toBe(200);
   const hit = await check("Boris Quillfeather");
   expect(["Match", "Review"]).toContain(hit.decision);
+  // Every screening that read the demo list carries the mark, as stored and as read back.
+  expect(hit.listVersions.isDemo).toBe(true);
+  expect(hit.listVersions.sources.every((s) => s.isDemo)).toBe(true);
+  const stored = json<{ listVersions: { isDemo: boolean } }>(await call(server.url, `/v1/screenings/${hit.id}`, { key }));
+  expect(stored.listVersions.isDemo).toBe(true);
   expect(hit.matches[0]?.primaryName.toUpperCase()).toContain("QUILLFEATHER");
   expect((await check("Penelope Whitcombe-Arden")).decision).toBe("Clear");
+});
+
+describe("aml serve without --demo on a folder that never imported a list", () => {
+  let bare: TestServer;
+  let bareKey: string;
+  beforeAll(async () => {
+    bare = await startTestServer({ extensions: await serverExtensions(loadConfig({ env: {} })) });
+    bareKey = makeTenant(bare.ctx).apiKey;
+  });
+  afterAll(() => bare.close());
+
+  test("screens nothing: /readyz, a check and the list version are 503 saying to import the official lists", async () => {
+    const ready = await call(bare.url, "/readyz");
+    expect(ready.status).toBe(503);
+    const watchlists = json<{ checks: Array<{ name: string; ready: boolean; detail: string }> }>(ready).checks.find((c) => c.name === "watchlists");
+    expect(watchlists).toEqual({ name: "watchlists", ready: false, detail: NO_LIST_IMPORTED });
+    const res = await call(bare.url, "/v1/screenings/check", {
+      method: "POST",
+      key: bareKey,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ fullName: "Boris Quillfeather" }),
+    });
+    expect(expectProblem(res, 503, "NOT_READY").detail).toBe(NO_LIST_IMPORTED);
+    expect(expectProblem(await call(bare.url, "/v1/lists/version", { key: bareKey }), 503, "NOT_READY").detail).toContain("aml lists import");
+    expect(json<{ used: number }>(await call(bare.url, "/v1/usage", { key: bareKey })).used).toBe(0);
+  });
+
+  test("serves the first import without a restart", async () => {
+    await importListFiles(bare.ctx.db, demoListFiles(), { actor: { type: "system", id: "test" } });
+    const deadline = Date.now() + 15_000;
+    while ((await call(bare.url, "/readyz")).status !== 200) {
+      if (Date.now() > deadline) throw new Error("the imported list was not picked up");
+      await Bun.sleep(100);
+    }
+    const hit = await check("Boris Quillfeather", bare.url, bareKey);
+    expect(["Match", "Review"]).toContain(hit.decision);
+  });
+});
+
+test("a screening stored before sources carried isDemo reads the mark from its list versions", async () => {
+  const hit = await check("Boris Quillfeather");
+  const sqlite = server.ctx.db.sqlite;
+  const columns = sqlite.query<{ name: string }, []>("PRAGMA table_info(screenings)").all().map((c) => c.name);
+  const oldId = crypto.randomUUID();
+  const stored = sqlite.query<{ list_versions: string }, [string]>("SELECT list_versions FROM screenings WHERE id = ?").get(hit.id);
+  // The sources as they were written before the field existed.
+  const withoutMark = JSON.stringify((JSON.parse(stored?.list_versions ?? "[]") as Array<Record<string, unknown>>).map(({ isDemo: _, ...s }) => s));
+  expect(withoutMark).not.toContain("isDemo");
+  const select = columns.map((c) => (c === "id" ? "?1" : c === "list_versions" ? "?2" : c)).join(", ");
+  sqlite.query(`INSERT INTO screenings (${columns.join(", ")}) SELECT ${select} FROM screenings WHERE id = ?3`).run(oldId, withoutMark, hit.id);
+  const old = json<{ listVersions: { isDemo: boolean; sources: Array<{ isDemo: boolean }> } }>(await call(server.url, `/v1/screenings/${oldId}`, { key }));
+  expect(old.listVersions.isDemo).toBe(true);
+  expect(old.listVersions.sources.every((s) => s.isDemo)).toBe(true);
 });

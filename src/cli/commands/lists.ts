@@ -34,7 +34,7 @@ export function registerLists(program: Command): void {
           return;
         }
         if (!snapshot) {
-          console.log("No list has been imported yet. `aml serve` loads the fictional demo list on first start.");
+          console.log("No list has been imported yet: import the official files with `aml lists import`; `aml serve --demo` loads the FICTIONAL demo list instead.");
           return;
         }
         console.log(`serving snapshot ${snapshot.id} (created ${snapshot.createdAt})`);

@@ -19,14 +19,17 @@ export function registerServe(program: Command): void {
     .option("--host <host>", "address to bind (default 127.0.0.1, env AML_HOST)")
     .option("-p, --port <port>", "port to listen on (default 8080, env AML_PORT)")
     .option("--log-level <level>", "fatal|error|warn|info|debug|trace|silent (env AML_LOG_LEVEL)")
-    .option("--demo", "create a demo tenant if missing and print a fresh demo API key")
+    .option(
+      "--demo",
+      "try the appliance: load the FICTIONAL demo list if no list was ever imported, create a demo tenant if missing and print a fresh demo API key",
+    )
     .action(async (options: ServeOptions, command: Command) => {
       const globals = globalOptions(command);
       const config = loadConfig({
         configFile: globals.config,
         flags: { dataDir: globals.dataDir, host: options.host, port: options.port, logLevel: options.logLevel },
       });
-      const server = await startServer(config, { extensions: await serverExtensions(config) });
+      const server = await startServer(config, { extensions: await serverExtensions(config, { demo: options.demo === true }) });
       const banner = [`aml listening on ${server.url}  (data folder: ${config.dataDir})`];
       if (options.demo) {
         const demo = ensureDemoTenant(server.ctx, { actor: { type: "system", id: "demo" } });

@@ -21,7 +21,7 @@ export const ReadinessResponse = z
             .string()
             .describe("The subsystem checked: storage always; under `aml serve` also watchlists, webhooks and screening"),
           ready: z.boolean().describe("Whether this subsystem can serve now"),
-          detail: z.string().describe('Its state for a human, e.g. "migrated", "migrating", "snapshot <id> loaded", "waiting for a watchlist snapshot"'),
+          detail: z.string().describe('Its state for a human, e.g. "migrated", "migrating", "snapshot <id> loaded", or why no watchlist is served (none imported, a failed load, still loading)'),
         }),
       )
       .describe("One entry per subsystem, storage first"),
@@ -55,8 +55,9 @@ export function healthRoutes(deps: HttpDeps) {
       },
       {
         detail: {
-          summary: "Readiness: storage migrated and, once lists exist, a watchlist version loaded",
-          description: "503 with the failing checks until the appliance can screen.",
+          summary: "Readiness: storage migrated and a watchlist version loaded",
+          description:
+            "503 with the failing checks until the appliance can screen, including while no watchlist was ever imported (the watchlists check's detail then says to run `aml lists import`; `aml serve --demo` loads the FICTIONAL demo list instead).",
           tags: ["Health"],
           responses: {
             200: jsonResponse("Ready: every check passes (status ready)", READINESS_SCHEMA),
