@@ -7,7 +7,7 @@ import { screenOne } from "./commit";
 import type { ScreeningDeps, ScreenOutcome } from "./deps";
 import { findReplay, idempotencyClaim } from "./idempotency";
 import { optionsForTenant } from "./options";
-import { normaliseSubject, SUBJECT_SHAPE } from "./subject";
+import { normaliseSubject, refuseNameInReference, SUBJECT_SHAPE } from "./subject";
 
 /** POST /v1/screenings/check body: the subject's fields at the top level, per-request options under `options`. */
 export const CheckInput = z
@@ -18,6 +18,7 @@ export const CheckInput = z
     ),
   })
   .strict()
+  .superRefine(refuseNameInReference)
   .describe("A subject to screen, with optional per-request options. Unknown fields are rejected.");
 export type CheckInput = z.input<typeof CheckInput>;
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { countryToIso2 } from "@/lib/countries";
-import { normaliseName } from "@/matching/normalise";
+import { type FoldCache, normaliseName } from "@/matching/normalise";
 
 /**
  * The subject of a screen (spec, Resources: Subject). The spec leaves the optional fields' formats
@@ -120,8 +120,58 @@ export const UserReference = z
     withoutControls(text, ctx);
   })
   .describe(
-    `Your own reference for the subject (1–${MAX_USER_REFERENCE_LENGTH} characters, no control characters), e.g. a customer id. Carried on the webhook, so never put a name in it.`,
+    `Your own reference for the subject (1–${MAX_USER_REFERENCE_LENGTH} characters, no control characters), e.g. a customer id. Carried on the webhook, so never put a name in it: one that contains the subject's whole fullName or a whole alias (compared as the matcher compares names: case, diacritics, punctuation and spacing ignored) is refused.`,
   );
+
+export const NAME_IN_REFERENCE_MESSAGE = "must not contain the subject's fullName or an alias: it is sent on webhooks, which never carry a name";
+
+/** Whether `tokens` holds `run` as consecutive tokens. */
+function holdsRun(tokens: readonly string[], run: readonly string[]): boolean {
+  const last = tokens.length - run.length;
+  for (let start = 0; start <= last; start++) {
+    let k = 0;
+    while (k < run.length && tokens[start + k] === run[k]) k++;
+    if (k === run.length) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether the reference contains one of the names whole: every token of the name, after the
+ * matcher's normalisation (normaliseName: case, diacritics, punctuation and spacing folded, other
+ * scripts transliterated), as consecutive tokens of the reference's. "CUST-boris quillfeather-01"
+ * holds "Böris Quillfeather"; "BQ-001" does not, nor does "ANNA-7" hold "Anna Smith" (one token of
+ * two). A one-token name ("Madonna") is held when it is a whole token of the reference. Each text is
+ * normalised once, folded pieces shared through one cache, so the usual short reference costs a few µs.
+ */
+export function referenceHoldsName(reference: string, names: readonly string[]): boolean {
+  const cache: FoldCache = new Map();
+  const tokens = normaliseName(reference, cache).tokens;
+  if (tokens.length === 0) return false;
+  for (const name of names) {
+    const run = normaliseName(name, cache).tokens;
+    if (run.length > 0 && run.length <= tokens.length && holdsRun(tokens, run)) return true;
+  }
+  return false;
+}
+
+/**
+ * The check across fields of a subject: a userReference holding the subject's name is refused on
+ * userReference, since the reference travels on the webhook and the name must not (spec, Webhooks).
+ * Applied to Subject and to the check body (CheckInput). Skipped when the reference or the names are
+ * already refused on their own (or not strings), so each problem is reported once.
+ */
+export function refuseNameInReference(
+  subject: { fullName?: unknown; aliases?: unknown; userReference?: unknown },
+  ctx: z.RefinementCtx,
+): void {
+  const { fullName, aliases, userReference } = subject;
+  if (typeof userReference !== "string" || typeof fullName !== "string") return;
+  for (const issue of ctx.issues) if (issue.path?.[0] === "userReference") return;
+  const names = [fullName];
+  if (Array.isArray(aliases)) for (const alias of aliases) if (typeof alias === "string") names.push(alias);
+  if (referenceHoldsName(userReference, names)) ctx.addIssue({ code: "custom", path: ["userReference"], message: NAME_IN_REFERENCE_MESSAGE });
+}
 
 export const SUBJECT_SHAPE = {
   fullName: FullName,
@@ -131,7 +181,11 @@ export const SUBJECT_SHAPE = {
   userReference: UserReference.nullish(),
 };
 
-export const Subject = z.object(SUBJECT_SHAPE).strict().describe("A person to screen. Unknown fields are rejected.");
+export const Subject = z
+  .object(SUBJECT_SHAPE)
+  .strict()
+  .superRefine(refuseNameInReference)
+  .describe("A person to screen. Unknown fields are rejected.");
 export type SubjectInput = z.input<typeof Subject>;
 
 /** A validated subject with absent fields normalised to null / [] so records and hashes are uniform. */

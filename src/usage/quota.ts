@@ -101,7 +101,8 @@ export function precheckOneScreen(db: Db, tenantId: string, at: Date): void {
  * 429 when `count` more screens would pass the cap. One screen at the cap is "quota reached"; a bulk
  * that does not fit says so, with what it needs, since "reached" is false when some quota is left.
  * Retry-After (seconds until the counter resets, by the same clock as the period) is sent only when
- * the same request fits after the reset: one asking for more than the whole limit never will.
+ * the same request fits after the reset: one asking for more than the whole limit never will. With a
+ * limit of 0 no request ever fits, so the detail says so instead of suggesting a split or a wait.
  */
 function assertFits(state: { used: number; limit: number | null }, count: number, at: Date): void {
   if (state.limit === null || state.used + count <= state.limit) return;
@@ -111,7 +112,14 @@ function assertFits(state: { used: number; limit: number | null }, count: number
   const counts = `used ${used} of limit ${limit} for ${period}`;
   const reads = "Reads and /v1/usage keep working.";
   let detail: string;
-  if (count === 1) {
+  if (limit === 0) {
+    // Neither waiting for the reset nor splitting helps: only an operator raising the quota does.
+    const zero = `monthly screening quota is 0: no screen is allowed until an operator raises it (${counts})`;
+    detail =
+      count === 1
+        ? `This tenant's ${zero}. ${reads}`
+        : `This request needs ${count} screens (one per valid row), but this tenant's ${zero}. Nothing was screened. ${reads}`;
+  } else if (count === 1) {
     detail = `Monthly screening quota reached: ${counts}. ${reads} The counter resets at the start of the next UTC month.`;
   } else if (count <= limit) {
     const now = remaining > 0 ? `send at most ${rows(remaining)} now, or ` : "";

@@ -1,4 +1,5 @@
 import { notFound } from "@/errors";
+import { isUuid } from "@/lib/ids";
 import type { Db } from "@/storage/db";
 import { type AttemptRow, DELIVERY_STATUSES, type DeliveryStatus, type OutboxRow } from "./outbox-rows";
 import type { WebhookEvent, WebhookPayload } from "./payload";
@@ -44,6 +45,15 @@ export interface DeliveryFilter {
   screeningId?: string | undefined;
 }
 
+/**
+ * An id as the caller sent it, in the form ids are stored: delivery and screening ids are UUIDs
+ * generated lower case, and a UUID's hex digits are case-insensitive, so an upper-case one names the
+ * same row (as GET /v1/screenings/{id} reads it). Anything else is kept as sent and matches nothing.
+ */
+function storedId(id: string): string {
+  return isUuid(id) ? id.toLowerCase() : id;
+}
+
 export function toDelivery(row: OutboxRow): WebhookDelivery {
   return {
     id: row.id,
@@ -83,7 +93,7 @@ export function deliveryWhere(tenantId: string, filter: DeliveryFilter): { sql: 
     // webhook_outbox_screening finds the screening's one or two rows.
     parts[0] = "+tenant_id = ?";
     parts.push("screening_id = ?");
-    params.push(filter.screeningId);
+    params.push(storedId(filter.screeningId));
   }
   return { sql: parts.join(" AND "), params };
 }
@@ -103,9 +113,12 @@ export function listDeliveries(
   return { items: rows.map(toDelivery), total };
 }
 
-/** Fetch-or-throw within the tenant: another tenant's id is indistinguishable from a missing one (404). */
+/**
+ * Fetch-or-throw within the tenant: another tenant's id is indistinguishable from a missing one (404).
+ * The id is matched case-insensitively (storedId); the read and the redelivery by id go through here.
+ */
 export function getOutboxRowInTenant(db: Db, tenantId: string, id: string): OutboxRow {
-  const row = db.sqlite.query<OutboxRow, [string, string]>("SELECT * FROM webhook_outbox WHERE id = ? AND tenant_id = ?").get(id, tenantId);
+  const row = db.sqlite.query<OutboxRow, [string, string]>("SELECT * FROM webhook_outbox WHERE id = ? AND tenant_id = ?").get(storedId(id), tenantId);
   if (!row) throw notFound(`Webhook delivery ${id}`);
   return row;
 }

@@ -62,6 +62,57 @@ function expectExactlyCapped(outcomes: Outcome[], cap: number, total: number): v
   }
 }
 
+describe("429 wording", () => {
+  const READS = "Reads and /v1/usage keep working.";
+  const refusal = (db: Db, tenantId: string, count: number) => {
+    try {
+      assertQuotaFits(db, tenantId, count, AT);
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      return { detail: error.message, extensions: error.extensions, retryAfter: error.headers?.["retry-after"] ?? null };
+    }
+    throw new Error("no 429");
+  };
+
+  test("a normal cap: at the cap, a bulk that fits after the reset, a bulk larger than the whole limit (unchanged)", async () => {
+    const ctx = await context();
+    const tenant = makeTenant(ctx, { monthlyScreeningQuota: 3 });
+    writeTx(ctx.db, () => chargeScreens(ctx.db, tenant.tenant.id, 2, AT));
+    const counts = "used 2 of limit 3 for 2026-03";
+    expect(refusal(ctx.db, tenant.tenant.id, 2)).toMatchObject({
+      detail: `This request does not fit in the remaining monthly quota: it needs 2 screens but only 1 remains (${counts}; one screen per valid row). Nothing was screened: send at most 1 valid row now, or retry after the counter resets at the start of the next UTC month. ${READS}`,
+      extensions: { used: 2, limit: 3, remaining: 1, period: "2026-03" },
+    });
+    expect(refusal(ctx.db, tenant.tenant.id, 2).retryAfter).toBeString();
+    expect(refusal(ctx.db, tenant.tenant.id, 4)).toEqual({
+      detail: `This request does not fit in the monthly quota: it needs 4 screens, more than the whole limit (${counts}; one screen per valid row). Nothing was screened: split it into requests of at most 3 valid rows (1 remains this month). ${READS}`,
+      extensions: { used: 2, limit: 3, remaining: 1, period: "2026-03" },
+      retryAfter: null,
+    });
+    writeTx(ctx.db, () => chargeScreens(ctx.db, tenant.tenant.id, 1, AT));
+    expect(refusal(ctx.db, tenant.tenant.id, 1)).toMatchObject({
+      detail: `Monthly screening quota reached: used 3 of limit 3 for 2026-03. ${READS} The counter resets at the start of the next UTC month.`,
+      extensions: { used: 3, limit: 3, remaining: 0, period: "2026-03" },
+    });
+  });
+
+  test("a quota of 0: no screen until an operator raises it; no advice to split or wait, no Retry-After", async () => {
+    const ctx = await context();
+    const tenant = makeTenant(ctx, { monthlyScreeningQuota: 0 });
+    const zero = "monthly screening quota is 0: no screen is allowed until an operator raises it (used 0 of limit 0 for 2026-03).";
+    expect(refusal(ctx.db, tenant.tenant.id, 1)).toEqual({
+      detail: `This tenant's ${zero} ${READS}`,
+      extensions: { used: 0, limit: 0, remaining: 0, period: "2026-03" },
+      retryAfter: null,
+    });
+    expect(refusal(ctx.db, tenant.tenant.id, 2)).toEqual({
+      detail: `This request needs 2 screens (one per valid row), but this tenant's ${zero} Nothing was screened. ${READS}`,
+      extensions: { used: 0, limit: 0, remaining: 0, period: "2026-03" },
+      retryAfter: null,
+    });
+  });
+});
+
 describe("chargeScreens under concurrency", () => {
   const dirs: string[] = [];
   afterEach(() => {

@@ -6,11 +6,12 @@ import { type ScreeningWorld, startScreeningWorld } from "./world";
 /** Subject validation, message wording, the bulk-does-not-fit 429 and the bulk CSV's failed rows, over HTTP. */
 let world: ScreeningWorld;
 let capped: ScreeningWorld;
+let zero: ScreeningWorld;
 beforeAll(async () => {
-  [world, capped] = await Promise.all([startScreeningWorld(), startScreeningWorld({ quota: 3 })]);
+  [world, capped, zero] = await Promise.all([startScreeningWorld(), startScreeningWorld({ quota: 3 }), startScreeningWorld({ quota: 0 })]);
 });
 afterAll(async () => {
-  await Promise.all([world.close(), capped.close()]);
+  await Promise.all([world.close(), capped.close(), zero.close()]);
 });
 
 interface BulkBody {
@@ -81,6 +82,57 @@ describe("a name must contain a letter or digit", () => {
       { field: "aliases[1]", message: NO_NAME },
       { field: "userReference", message: "must not contain control characters (such as NUL, tab or a line break)" },
     ]);
+    expect(world.usedThisMonth()).toBe(before + 2);
+  });
+});
+
+describe("userReference must not hold the subject's name: it is sent on webhooks", () => {
+  const MESSAGE = "must not contain the subject's fullName or an alias: it is sent on webhooks, which never carry a name";
+
+  test.each([
+    ["Boris Quillfeather", "Boris Quillfeather"],
+    ["Boris Quillfeather", "CUST-boris quillfeather-01"],
+    ["Boris Quillfeather", "BORIS QUILLFEATHER"],
+    ["Boris Quillfeather", "Böris Quillfeather"],
+    ["Madonna", "madonna-01"],
+  ])("check %p with userReference %p is 400 on userReference, nothing screened or charged", async (fullName, userReference) => {
+    const before = world.usedThisMonth();
+    const problem = expectProblem(await world.post("/v1/screenings/check", { fullName, userReference }), 400, "VALIDATION_FAILED");
+    expect(problem.errors).toEqual([{ field: "userReference", message: MESSAGE }]);
+    expect(problem.detail).toContain(`userReference ${MESSAGE}`);
+    expect(world.usedThisMonth()).toBe(before);
+  });
+
+  test("an alias in the reference is refused as well", async () => {
+    const res = await world.post("/v1/screenings/check", { fullName: "Boris Quillfeather", aliases: ["Bob Feather"], userReference: "crm/bob.feather" });
+    expect(expectProblem(res, 400, "VALIDATION_FAILED").errors).toEqual([{ field: "userReference", message: MESSAGE }]);
+  });
+
+  test.each([
+    ["Boris Quillfeather", "BQ-001"],
+    ["Anna Smith", "ANNA-7"],
+  ])("check %p with userReference %p is screened", async (fullName, userReference) => {
+    const res = await world.post("/v1/screenings/check", { fullName, userReference });
+    expect(res.status).toBe(200);
+    expect(json<{ userReference: string }>(res).userReference).toBe(userReference);
+  });
+
+  test("in bulk, the row whose reference holds its name fails alone, saying why; the others are screened", async () => {
+    const before = world.usedThisMonth();
+    const body = json<BulkBody>(
+      await world.post("/v1/screenings/bulk", [
+        { fullName: "Anna Smith", userReference: "ANNA-7" },
+        { fullName: "Boris Quillfeather", userReference: "cust-Boris-Quillfeather" },
+        { fullName: "Jane Roe", userReference: "BQ-001" },
+      ]),
+    );
+    expect(body.summary).toEqual({ total: 3, screened: 2, failed: 1 });
+    expect(body.rows.map((r) => r.status)).toEqual(["screened", "failed", "screened"]);
+    expect(body.rows[1]?.error).toEqual({
+      code: "VALIDATION_FAILED",
+      detail: `The subject is invalid: userReference ${MESSAGE}.`,
+      errors: [{ field: "userReference", message: MESSAGE }],
+    });
     expect(world.usedThisMonth()).toBe(before + 2);
   });
 });
@@ -167,6 +219,31 @@ describe("quota 429 wording", () => {
     const problem = expectProblem(res, 429, "QUOTA_EXCEEDED");
     expect(problem.detail).toContain("Monthly screening quota reached: used 3 of limit 3");
     expect(Math.abs(Number(res.headers.get("retry-after")) - nextMonthSeconds())).toBeLessThan(30);
+  });
+});
+
+describe("quota 429 wording at a monthly quota of 0", () => {
+  test("a single check says the quota is 0 until an operator raises it, not to wait for the reset; no Retry-After", async () => {
+    const res = await zero.post("/v1/screenings/check", { fullName: "Jane Roe" });
+    const problem = expectProblem(res, 429, "QUOTA_EXCEEDED");
+    expect(problem.detail).toBe(
+      `This tenant's monthly screening quota is 0: no screen is allowed until an operator raises it (used 0 of limit 0 for ${String(problem.period)}). Reads and /v1/usage keep working.`,
+    );
+    expect(problem.detail).not.toContain("resets");
+    expect(problem).toMatchObject({ used: 0, limit: 0, remaining: 0 });
+    expect(res.headers.get("retry-after")).toBeNull();
+  });
+
+  test("a bulk says the same, and does not suggest splitting it", async () => {
+    const res = await zero.post("/v1/screenings/bulk", [{ fullName: "Jane Roe" }, { fullName: "John Roe" }]);
+    const problem = expectProblem(res, 429, "QUOTA_EXCEEDED");
+    expect(problem.detail).toBe(
+      `This request needs 2 screens (one per valid row), but this tenant's monthly screening quota is 0: no screen is allowed until an operator raises it (used 0 of limit 0 for ${String(problem.period)}). Nothing was screened. Reads and /v1/usage keep working.`,
+    );
+    expect(problem.detail).not.toContain("split");
+    expect(problem).toMatchObject({ used: 0, limit: 0, remaining: 0 });
+    expect(res.headers.get("retry-after")).toBeNull();
+    expect(zero.usedThisMonth()).toBe(0);
   });
 });
 

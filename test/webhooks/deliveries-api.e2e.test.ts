@@ -144,6 +144,34 @@ describe("delivery log access", () => {
     expect((await call(world, "/v1/webhooks/deliveries?tenantId=x", tenant.apiKey)).status).toBe(400);
   });
 
+  test("delivery and screening ids are case-insensitive, as for GET /v1/screenings/{id}: read, filter and redeliver", async () => {
+    world = await startWebhookWorld({ intervalMs: 60_000 });
+    const { server, tenant } = world;
+    const [id = ""] = enqueueEvents(server.ctx, tenant.tenant.id, 1);
+    // Ids are stored as generated: lower case.
+    expect(id).toBe(id.toLowerCase());
+    const detail = await call(world, `/v1/webhooks/deliveries/${id.toUpperCase()}`, tenant.apiKey);
+    expect(detail.status).toBe(200);
+    expect(detail.body.id).toBe(id);
+    const screeningId = String(detail.body.screeningId);
+    expect(screeningId).toBe(screeningId.toLowerCase());
+
+    const filtered = await call(world, `/v1/webhooks/deliveries?screeningId=${screeningId.toUpperCase()}`, tenant.apiKey);
+    expect(filtered.body).toMatchObject({ total: 1 });
+    expect((filtered.body.items as Json[]).map((i) => i.id)).toEqual([id]);
+
+    const redeliver = await call(world, `/v1/webhooks/deliveries/${id.toUpperCase()}/redeliver`, tenant.apiKey, "POST");
+    expect(redeliver.status).toBe(202);
+    expect(redeliver.body).toMatchObject({ id, status: "pending" });
+    const audit = await call(world, "/v1/audit?action=webhook.redeliver", tenant.apiKey);
+    expect((audit.body.items as Json[]).map((a) => a.targetId)).toEqual([id]);
+
+    // Another tenant still gets 404 and an empty page, whatever the case.
+    const other = makeTenant(server.ctx);
+    expect((await call(world, `/v1/webhooks/deliveries/${id.toUpperCase()}`, other.apiKey)).status).toBe(404);
+    expect((await call(world, `/v1/webhooks/deliveries?screeningId=${screeningId.toUpperCase()}`, other.apiKey)).body.total).toBe(0);
+  });
+
   test("another tenant's delivery is 404 on read and redeliver; an auditor may read but not redeliver; no key is 401", async () => {
     world = await startWebhookWorld({ intervalMs: 60_000 });
     const { server, tenant } = world;

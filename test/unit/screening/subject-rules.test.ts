@@ -6,7 +6,7 @@ import { normaliseName } from "@/matching/normalise";
 import { bulkCsv, displaySentName } from "@/screening/bulk-csv";
 import { type BulkResult, type BulkRowSummary, failedRow } from "@/screening/bulk";
 import { CheckInput } from "@/screening/check";
-import { CONTROL_MESSAGE, hasNameToken, NO_NAME_MESSAGE, Subject } from "@/screening/subject";
+import { CONTROL_MESSAGE, hasNameToken, NO_NAME_MESSAGE, referenceHoldsName, Subject } from "@/screening/subject";
 import { secondsUntilNextUtcMonth } from "@/lib/clock";
 
 /** Real names, one or two per script: every one must keep passing. */
@@ -155,6 +155,55 @@ describe("validation wording: one message per problem, never repeating the field
       expect(error).toBeInstanceOf(ServiceError);
       expect((error as ServiceError).message).toBe(`Screening request is invalid: fullName is required; aliases[0] ${NO_NAME_MESSAGE}`);
     }
+  });
+});
+
+describe("userReference must not hold the subject's name (it is sent on webhooks)", () => {
+  // The message is spelled out here, not imported, so a change of wording is a visible test change.
+  const MESSAGE = "must not contain the subject's fullName or an alias: it is sent on webhooks, which never carry a name";
+  const refused = [{ field: "userReference", message: MESSAGE }];
+
+  test.each([
+    ["the whole name, as sent", "Boris Quillfeather", "Boris Quillfeather"],
+    ["the name inside a customer id", "Boris Quillfeather", "CUST-boris quillfeather-01"],
+    ["upper case", "Boris Quillfeather", "BORIS QUILLFEATHER"],
+    ["diacritics in the reference", "Boris Quillfeather", "Böris Quillfeather"],
+    ["diacritics in the name", "Böris Quillféather", "ref/boris_quillfeather"],
+    ["punctuation and spacing", "Boris Quillfeather", "x:Boris.Quillfeather;7"],
+    ["a one-token name as a whole token", "Madonna", "MADONNA-01"],
+    ["another script, as the matcher transliterates it", "Владимир Путин", "vladimir-putin-7"],
+  ])("%s is refused on userReference, for Subject and the check body", (_label, fullName, userReference) => {
+    expect(issues({ fullName, userReference })).toEqual(refused);
+    expect(issues({ fullName, userReference }, CheckInput)).toEqual(refused);
+  });
+
+  test("a whole alias is refused too", () => {
+    const subject = { fullName: "Boris Quillfeather", aliases: ["Boris Q.", "Bob Feather"], userReference: "crm-bob-feather" };
+    expect(issues(subject)).toEqual(refused);
+    expect(issues(subject, CheckInput)).toEqual(refused);
+  });
+
+  test.each([
+    ["initials", "Boris Quillfeather", "BQ-001"],
+    ["one token of a two-token name", "Anna Smith", "ANNA-7"],
+    ["the tokens apart", "Boris Quillfeather", "boris-7-quillfeather"],
+    ["a one-token name inside a longer token", "Madonna", "madonnas-01"],
+    ["the name's tokens reversed", "Boris Quillfeather", "quillfeather boris"],
+  ])("%s is accepted", (_label, fullName, userReference) => {
+    expect(issues({ fullName, userReference })).toEqual([]);
+    expect(issues({ fullName, userReference }, CheckInput)).toEqual([]);
+  });
+
+  test("a reference already refused on its own, or an invalid name, is reported once", () => {
+    expect(issues({ fullName: "Boris Quillfeather", userReference: "Boris Quillfeather\u0000" })).toEqual([{ field: "userReference", message: CONTROL_MESSAGE }]);
+    expect(issues({ fullName: 5, userReference: "5" }).map((i) => i.field)).toEqual(["fullName"]);
+  });
+
+  test("referenceHoldsName compares whole runs of normalised tokens", () => {
+    expect(referenceHoldsName("CUST-boris quillfeather-01", ["Jane Roe", "Boris Quillfeather"])).toBe(true);
+    expect(referenceHoldsName("BQ-001", ["Boris Quillfeather"])).toBe(false);
+    expect(referenceHoldsName("---", ["Boris Quillfeather"])).toBe(false);
+    expect(referenceHoldsName("boris", ["Boris Quillfeather"])).toBe(false);
   });
 });
 
