@@ -120,7 +120,12 @@ const PROBLEMS = {
   404: { name: "NotFound", code: "NOT_FOUND", description: "NOT_FOUND, including another tenant's object." },
   406: { name: "NotAcceptable", code: "NOT_ACCEPTABLE", description: "NOT_ACCEPTABLE: Accept allows none of the route's response types. Refused before any work is done." },
   409: { name: "Conflict", code: "CONFLICT", description: "CONFLICT with the current state." },
-  413: { name: "PayloadTooLarge", code: "PAYLOAD_TOO_LARGE", description: "PAYLOAD_TOO_LARGE: the body is over the route's byte limit." },
+  413: {
+    name: "PayloadTooLarge",
+    code: "PAYLOAD_TOO_LARGE",
+    description:
+      "PAYLOAD_TOO_LARGE: the body is over the route's byte limit: maxJsonBodyBytes (4 MiB by default) unless the route states more. Any route answers it, one that takes no body included: a body over the limit is refused from its Content-Length before anything is read, or as soon as a chunked body passes it.",
+  },
   415: {
     name: "UnsupportedMediaType",
     code: "UNSUPPORTED_MEDIA_TYPE",
@@ -138,7 +143,13 @@ const PROBLEMS = {
     name: "NotReady",
     code: "NOT_READY",
     description:
-      "NOT_READY: storage is being migrated, no watchlist is loaded yet, or (a bearer token) the identity provider's signing keys could not be loaded to check it; retry shortly.",
+      "NOT_READY: storage is being migrated, no watchlist is loaded yet, (a bearer token) the identity provider's signing keys could not be loaded to check it, or another process held the database's write lock for more than 10 s (then with Retry-After: 1, and nothing was stored or charged); retry shortly.",
+  },
+  500: {
+    name: "Internal",
+    code: "INTERNAL",
+    description:
+      "INTERNAL: an unexpected error. The server logs it under the request's correlation id (correlationId in the body, X-Correlation-Id in the header): quote it to the administrator.",
   },
 } as const;
 
@@ -208,6 +219,13 @@ function problemComponent(status: ProblemStatus) {
   const problem = PROBLEMS[status];
   const headers: Record<string, unknown> = { "X-Correlation-Id": CORRELATION_ID_HEADER };
   if (status === 401) headers["WWW-Authenticate"] = { description: "The accepted credentials", schema: { type: "string" } };
+  if (status === 503) {
+    headers["Retry-After"] = {
+      description:
+        "1 when another process held the database's write lock (an import or an admin command): retry after a second. Absent for the other causes (migration, no watchlist yet, identity provider unreachable).",
+      schema: { type: "integer" },
+    };
+  }
   if (status === 429) {
     headers["Retry-After"] = {
       description:
@@ -295,9 +313,16 @@ function collectComponents(node: unknown, into: Record<string, unknown>, seen: S
 }
 
 /**
+ * The problems any operation can answer, whatever it declares: 413 (the body limits apply to any
+ * request with a body, a GET's included: src/http/app.ts) and 500 (an unexpected error).
+ */
+const EVERY_OPERATION_PROBLEMS = problemResponses([413, 500]);
+
+/**
  * Completes the generated document: a route's declared `parameters` are kept beside the generated
  * path and query parameters (the generator replaces them), every operation gets the X-Correlation-Id
- * parameter and every declared response the X-Correlation-Id header, and each SchemaComponent used
+ * parameter, every declared response the X-Correlation-Id header and, unless it declares its own,
+ * the 413 and 500 problem responses (EVERY_OPERATION_PROBLEMS), and each SchemaComponent used
  * is published under components.schemas (those the `webhooks` entries use too). The operations are
  * fresh objects; route details are not changed.
  */
@@ -319,6 +344,8 @@ export function finishDocument(doc: OpenApiDocument, routes: readonly RouteLike[
         const r = response as { $ref?: string; headers?: Record<string, unknown> };
         responses[status] = r.$ref !== undefined ? r : { ...r, headers: { "X-Correlation-Id": CORRELATION_ID_HEADER, ...r.headers } };
       }
+      // A route's own description of these (bulk's larger byte limit) is kept.
+      for (const [status, problem] of Object.entries(EVERY_OPERATION_PROBLEMS)) responses[status] ??= problem;
       operation.responses = responses;
     }
   }

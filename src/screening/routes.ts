@@ -157,7 +157,16 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
           responses: {
             200: {
               description: "Per-row results and the summary (JSON), or one CSV line per input row",
-              headers: { "X-Bulk-Total": BULK_HEADER("rows sent"), "X-Bulk-Screened": BULK_HEADER("rows screened"), "X-Bulk-Failed": BULK_HEADER("rows failed") },
+              headers: {
+                "X-Bulk-Total": BULK_HEADER("rows sent"),
+                "X-Bulk-Screened": BULK_HEADER("rows screened"),
+                "X-Bulk-Failed": BULK_HEADER("rows failed"),
+                "Content-Disposition": {
+                  description:
+                    'CSV responses only: attachment; filename="bulk-screening-{correlation id}.csv", the request\'s correlation id with any character other than A-Z a-z 0-9 . _ - replaced by _',
+                  schema: { type: "string" as const, pattern: '^attachment; filename="bulk-screening-[A-Za-z0-9._-]+\\.csv"$' },
+                },
+              },
               content: {
                 ...jsonContent(BULK_RESPONSE_SCHEMA),
                 "text/csv": { schema: { type: "string", description: "One line per input row, with a header line" } },

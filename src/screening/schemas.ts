@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { BODY_CORRELATION_ID, schemaComponent } from "@/http/openapi";
+import type { MatchKind } from "@/matching/expand";
 import { COVERAGE_PRESETS } from "@/matching/options";
+import type { MatchExplanation } from "@/matching/types";
 import { PEP_TIERS, type PepTier, SOURCE_LISTS } from "@/watchlists/entity";
 import { MAX_ALIASES, MAX_BULK_ROWS, MAX_NAME_LENGTH, MAX_USER_REFERENCE_LENGTH, Subject } from "./subject";
 import { SCREENING_ORIGINS } from "./types";
@@ -14,6 +16,99 @@ const Classification = z.enum(["sanctions", "pep", "adverse_media"]).nullable().
 const AdverseMedia = z
   .enum(["Skipped", "Ok", "Stale", "Unavailable"])
   .describe("Skipped: not requested. Unavailable: requested but no adverse-media provider is configured, so nothing was looked at — never read it as clean.");
+
+/** Each kind of token pair the scorer aligns (MatchKind), as the explanation's `kind` describes it. */
+const MATCH_KINDS: Record<MatchKind, string> = {
+  exact: "the same spelling",
+  fuzzy: "a spelling variant or typo (Jaro-Winkler and edit-distance similarity)",
+  transliteration: "the same spelling once transliteration variants are folded (Dzhokhar/Jokhar), or a consonant skeleton from a script without short vowels that the Latin spelling accounts for (mhmd/Mohamed)",
+  phonetic: "the same Double Metaphone key (option phonetic)",
+  nickname: "a nickname or cross-language given-name equivalent (option nicknames)",
+  initial: "an initial standing for the full token",
+};
+const kinds = Object.keys(MATCH_KINDS) as [MatchKind, ...MatchKind[]];
+
+const WeightedToken = z.object({
+  token: z.string().describe("The token, normalised (transliterated to ASCII, lowercase)"),
+  weight: z.number().min(0).describe("The weight it costs unmatched: its rarity weight; 0 for a title, honorific or legal form (free when unmatched), 40% of it for a patronymic"),
+});
+
+const Alignment = z
+  .object({
+    query: z.string().describe("The subject's token, normalised (transliterated to ASCII, lowercase); two adjacent tokens separated by a space when they matched one listed token as one word (Nasr Allah = Nasrallah)"),
+    candidate: z.string().describe("The listed name's token, normalised likewise; two adjacent tokens separated by a space when they matched as one word"),
+    similarity: z
+      .number()
+      .min(0)
+      .max(1)
+      .describe("Similarity credited to the pair: exact 1; fuzzy the spelling similarity, credited in full from 0.9 and falling faster below; transliteration 0.92 or 0.93; phonetic at most 0.88; nickname 0.9; initial 0.75"),
+    kind: z.enum(kinds).describe(`How the two tokens were found equivalent. ${kinds.map((k) => `${k}: ${MATCH_KINDS[k]}`).join(". ")}.`),
+    weight: z.number().min(0).describe("The pair's weight: the mean rarity weight (idf) of its two sides; for an initial at most 1.5, the rest of the full token counting as unmatched"),
+  })
+  .describe("One aligned token pair: a subject token and a listed token judged to be the same name part");
+
+const Explanation = z
+  .object({
+    nameScore: z
+      .number()
+      .min(0)
+      .max(1)
+      .describe(
+        "Score of the matched name alone, before aliasFactor and the date-of-birth and nationality effects: matchedWeight / (Σ alignments[].weight + omissionPenalty + conflictPenalty) × singleTokenFactor, 0 when only titles or legal forms matched. With exactMatch, 1 (the names are equal once normalised) or 0",
+      ),
+    alignments: z.array(Alignment).describe("The token pairs aligned between the subject's name (queryName) and the listed name (matchedName); each token is used at most once, name order is free"),
+    unmatchedQuery: z.array(WeightedToken).describe("The subject's name tokens left unaligned, with the weight each costs"),
+    unmatchedCandidate: z.array(WeightedToken).describe("The listed name's tokens left unaligned, with the weight each costs"),
+    matchedWeight: z.number().min(0).describe("The evidence for the name: Σ similarity × weight over the alignments"),
+    omissionPenalty: z
+      .number()
+      .min(0)
+      .describe(
+        "0.25 × (Uq + Uc), where Uq and Uc are the weights left unmatched on the subject's and the listed side (the unmatchedQuery and unmatchedCandidate weights, plus the part of a full token an initial does not explain): a token only one side has (a dropped middle name) costs little",
+      ),
+    conflictPenalty: z
+      .number()
+      .min(0)
+      .describe("1.0 × min(Uq, Uc): when both names have unmatched tokens they disagree (a different given name) and the smaller side costs again; 0 when either side has none"),
+    singleTokenFactor: z
+      .number()
+      .min(0)
+      .max(1)
+      .describe("0.8 when a subject name of two or more substantive tokens matched through only one of them (Noura Lee against the alias Noura), else 1; already applied to nameScore"),
+    aliasQuality: z.enum(["strong", "weak"]).describe("The publisher's quality rating of the matched name: weak for an OFAC weak aka, a UN Low or an OFSI Low-quality alias, strong otherwise"),
+    aliasFactor: z.number().min(0).max(1).describe("Multiplier of nameScore for the alias quality: 0.9 for a weak alias, 1 otherwise"),
+    dob: z
+      .object({
+        relation: z
+          .enum(["exact", "year", "near", "mismatch", "unknown"])
+          .describe(
+            "The closest of the record's dates of birth to the subject's. exact: the same day. year: the same year (or year and month) with the rest unknown on one side, or inside a listed range of years. near: within dobYearTolerance years, or the same year with a different month or day. mismatch: both known and further apart. unknown: the subject or the record has no date of birth",
+          ),
+        effect: z.number().describe("Added to the score: +0.04 for exact, +0.02 for year, 0 for near or unknown, −dobMismatchPenalty (options) for mismatch"),
+      })
+      .describe("The subject's date of birth against the record's, and what it did to the score"),
+    nationality: z
+      .object({
+        relation: z
+          .enum(["match", "mismatch", "unknown"])
+          .describe("match: the subject's nationality is one of the record's. mismatch: both known, none shared. unknown: the subject or the record has none"),
+        effect: z.number().describe("Added to the score: +0.02 for match, −0.03 for mismatch, 0 for unknown"),
+      })
+      .describe("The subject's nationality against the record's, and what it did to the score"),
+    dobMismatchSurfaced: z
+      .boolean()
+      .describe(
+        "True when a date-of-birth mismatch took the score under the threshold but nameScore × aliasFactor was at least dobMismatchHighScoreThreshold, so (dobMismatchSurfacing) the match was kept at exactly the threshold for a reviewer; such a match never makes the decision Match",
+      ),
+  })
+  .describe(
+    "Why the entity matched, feature by feature: score = nameScore × aliasFactor + dob.effect + nationality.effect, kept within 0–1 and rounded to 4 decimals; the threshold itself when dobMismatchSurfaced. Values are unrounded. docs/matching.md, Scoring.",
+  );
+
+/** Compile-time check that the schema describes the engine's MatchExplanation (src/matching/types.ts), member for member. */
+type ExplanationOutput = z.output<typeof Explanation>;
+type SameMembers<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? (A extends B ? true : false) : false) : false;
+true satisfies SameMembers<ExplanationOutput, MatchExplanation>;
 
 const MatchSchema = z
   .object({
@@ -31,7 +126,7 @@ const MatchSchema = z
     deceased: z.boolean(),
     verifyUrl: z.string().describe("Public URL of the official record"),
     staleSource: z.boolean().describe("The source is older than maxDataAgeDays"),
-    explanation: z.record(z.string(), z.unknown()).describe("Feature breakdown of the score: token alignments, penalties, alias quality, date-of-birth and nationality effects"),
+    explanation: Explanation,
   })
   .describe("A listed entity that matched, with its explanation.");
 
@@ -80,9 +175,16 @@ const SubjectView = z
 export const ScreeningResponse = z
   .object({
     id: z.uuid(),
-    createdAt: z.string().describe("ISO 8601 date-time (UTC)"),
-    correlationId: BODY_CORRELATION_ID,
-    screeningCorrelationId: z.string().nullable().describe("Correlation id of the request that created the screening; also on its webhook"),
+    createdAt: z.iso.datetime().describe("When the screening was made: ISO 8601 date-time in UTC (Z), as on its webhook"),
+    correlationId: BODY_CORRELATION_ID.describe(
+      "The correlation id of THIS request (as on every JSON object body), not of the one that created the screening: a later read, or the replay of an Idempotency-Key, shows its own id here. To match a screening.completed webhook's correlationId, compare it with screeningCorrelationId",
+    ),
+    screeningCorrelationId: z
+      .string()
+      .nullable()
+      .describe(
+        "The correlation id of the request that created the screening (its check, bulk or rescreen call), fixed for good: the correlationId its screening.completed webhook carries, so compare a webhook's correlationId with this field, not with correlationId. Null for a screening made without a request",
+      ),
     userReference: z.string().nullable(),
     subject: SubjectView,
     options: ResolvedOptionsSchema,
@@ -122,7 +224,9 @@ export const ScreeningResponse = z
     rescreenOf: z.uuid().nullable().describe("The screening this one re-screened"),
     origin: z.enum(SCREENING_ORIGINS),
   })
-  .describe("A screening: an immutable record.");
+  .describe(
+    "A screening: an immutable record. Its two correlation ids differ: correlationId is the current request's (every JSON body carries the request's own), screeningCorrelationId is that of the request that created the screening, the one its screening.completed webhook carries.",
+  );
 
 const BulkRow = z.object({
   index: z.number().int().describe("Position in the request array, from 0"),

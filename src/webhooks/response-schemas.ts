@@ -41,13 +41,18 @@ export const WebhookPayloadBody = z
     decision: Decision,
     riskScore: z.number().int(),
     riskBand: RiskBand,
-    createdAt: z.string().describe("When the screening was made (ISO 8601 with offset)"),
+    createdAt: z.iso
+      .datetime({ offset: true })
+      .describe("When the screening was made, the screening's createdAt: an ISO 8601 date-time with offset (this version sends UTC, Z). Deliveries are not ordered: order events by it"),
     classification: z.enum(["sanctions", "pep", "adverse_media"]).nullable(),
     pepTiers: z.array(z.enum(PEP_TIERS as readonly PepTier[] as [PepTier, ...PepTier[]])),
     sourceLists: z.array(z.enum(SOURCE_LISTS)),
     matchCount: z.number().int(),
     adverseMediaStatus: z.enum(["Skipped", "Ok", "Stale", "Unavailable"]),
-    correlationId: z.string().nullable().describe("The originating request's correlation id; null when no request started it"),
+    correlationId: z
+      .string()
+      .nullable()
+      .describe("The correlation id of the request that created the screening: the screening's screeningCorrelationId (not its correlationId, which is the reading request's own); null when no request started it"),
   })
   .describe("The signed body, parsed (docs/webhooks.md, Payload)");
 

@@ -16,16 +16,20 @@ export async function servedPaths(baseUrl: string): Promise<OpenApiPaths> {
   return json<{ paths: OpenApiPaths }>(await call(baseUrl, "/openapi.json")).paths;
 }
 
+/** The problems every operation declares (finishDocument, src/http/openapi.ts): 413 and 500. */
+export const EVERY_OPERATION_PROBLEMS = ["413", "500"] as const;
+
 /**
- * The operation exists and answers exactly `ok` and the `problems` statuses; the problems are shared
- * responses by reference, and `ok` has one shared schema (starting `schemaPrefix`) under every JSON
- * type the server negotiates.
+ * The operation exists and answers exactly `ok`, the `problems` statuses and EVERY_OPERATION_PROBLEMS;
+ * the problems are shared responses by reference, and `ok` has one shared schema (starting
+ * `schemaPrefix`) under every JSON type the server negotiates.
  */
 export function expectDocumentedResponses(operation: Operation | undefined, ok: string, problems: readonly string[], schemaPrefix = "#/components/schemas/"): void {
   expect(operation).toBeDefined();
   const responses = operation?.responses ?? {};
-  expect(Object.keys(responses).sort()).toEqual([ok, ...problems].sort());
-  for (const status of problems) expect(responses[status]?.$ref).toStartWith("#/components/responses/");
+  const all = [...new Set([...problems, ...EVERY_OPERATION_PROBLEMS])];
+  expect(Object.keys(responses).sort()).toEqual([ok, ...all].sort());
+  for (const status of all) expect(responses[status]?.$ref).toStartWith("#/components/responses/");
   const content = responses[ok]?.content ?? {};
   const refs = ["application/json", "text/json", "text/plain"].map((type) => content[type]?.schema.$ref);
   expect(refs[0]).toStartWith(schemaPrefix);

@@ -1,9 +1,23 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { z } from "zod";
 import { BULK_MAX_BODY_BYTES } from "@/screening/routes";
 import { call, json } from "../helpers/api";
-import { type ListServer, startListServer } from "../helpers/lists";
+import { headersOnly } from "../helpers/raw-http";
+import { type ScreeningWorld, startScreeningWorld } from "./world";
 
-type Schema = { type?: string | string[]; properties?: Record<string, unknown>; items?: unknown; $ref?: string; pattern?: string; anyOf?: Schema[] };
+type Schema = {
+  type?: string | string[];
+  properties?: Record<string, unknown>;
+  required?: string[];
+  additionalProperties?: unknown;
+  items?: unknown;
+  $ref?: string;
+  pattern?: string;
+  format?: string;
+  enum?: unknown[];
+  description?: string;
+  anyOf?: Schema[];
+};
 type Media = Record<string, { schema: Schema }>;
 interface Response {
   $ref?: string;
@@ -24,15 +38,15 @@ type Doc = {
   components: { schemas: Record<string, Schema>; responses: Record<string, Response>; parameters: Record<string, { name: string; in: string }>; headers: Record<string, unknown> };
 };
 
-let lists: ListServer;
+let world: ScreeningWorld;
 let doc: Doc;
 beforeAll(async () => {
-  lists = await startListServer();
-  const res = await call(lists.server.url, "/openapi.json");
+  world = await startScreeningWorld();
+  const res = await call(world.url, "/openapi.json");
   expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
   doc = json<Doc>(res);
 });
-afterAll(() => lists.close());
+afterAll(() => world.close());
 
 /** Follows a local $ref (#/components/...) to what it names. */
 function resolve<T>(node: T & { $ref?: string }): T {
@@ -50,11 +64,11 @@ const op = (path: string, method: string): Operation => {
 };
 
 const ROUTES: Array<[string, string, string[]]> = [
-  ["/v1/screenings/check", "post", ["400", "401", "403", "406", "413", "415", "422", "429", "503"]],
-  ["/v1/screenings/{id}", "get", ["400", "401", "403", "404", "406", "503"]],
-  ["/v1/screenings/{id}/rescreen", "post", ["400", "401", "403", "404", "406", "409", "413", "415", "422", "429", "503"]],
-  ["/v1/screenings/bulk", "post", ["400", "401", "403", "406", "413", "415", "429", "503"]],
-  ["/v1/usage", "get", ["400", "401", "403", "406", "503"]],
+  ["/v1/screenings/check", "post", ["400", "401", "403", "406", "413", "415", "422", "429", "500", "503"]],
+  ["/v1/screenings/{id}", "get", ["400", "401", "403", "404", "406", "413", "500", "503"]],
+  ["/v1/screenings/{id}/rescreen", "post", ["400", "401", "403", "404", "406", "409", "413", "415", "422", "429", "500", "503"]],
+  ["/v1/screenings/bulk", "post", ["400", "401", "403", "406", "413", "415", "429", "500", "503"]],
+  ["/v1/usage", "get", ["400", "401", "403", "406", "413", "500", "503"]],
 ];
 
 test("the screening and risk-profile routes are documented with their policies", () => {
@@ -170,4 +184,126 @@ test("every operation accepts X-Correlation-Id, and every local $ref resolves", 
   const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
   expect(refs.length).toBeGreaterThan(0);
   for (const ref of new Set(refs)) resolve({ $ref: JSON.parse(`{${ref}}`).$ref as string });
+});
+
+const EXPLANATION_FIELDS = [
+  "aliasFactor",
+  "aliasQuality",
+  "alignments",
+  "conflictPenalty",
+  "dob",
+  "dobMismatchSurfaced",
+  "matchedWeight",
+  "nameScore",
+  "nationality",
+  "omissionPenalty",
+  "singleTokenFactor",
+  "unmatchedCandidate",
+  "unmatchedQuery",
+];
+
+/** The Screening component's schema of a match's explanation, under `matches` or `suppressedMatches`. */
+function explanationSchema(field: "matches" | "suppressedMatches"): Schema {
+  const screening = doc.components.schemas.Screening as Schema;
+  const match = (((screening.properties?.[field] ?? {}) as Schema).items ?? {}) as Schema;
+  return resolve((match.properties?.explanation ?? {}) as Schema);
+}
+
+test.each(["matches", "suppressedMatches"] as const)("%s[].explanation is a closed object of the engine's fields, each described", (field) => {
+  const explanation = explanationSchema(field);
+  expect(explanation.type).toBe("object");
+  expect(explanation.additionalProperties).toBe(false);
+  expect(Object.keys(explanation.properties ?? {}).sort()).toEqual(EXPLANATION_FIELDS);
+  expect([...(explanation.required ?? [])].sort()).toEqual(EXPLANATION_FIELDS);
+  for (const [name, member] of Object.entries(explanation.properties ?? {})) {
+    expect({ name, described: Boolean((member as Schema).description) }).toEqual({ name, described: true });
+  }
+  const property = (name: string) => (explanation.properties?.[name] ?? {}) as Schema;
+  const alignment = (property("alignments").items ?? {}) as Schema;
+  expect([...(alignment.required ?? [])].sort()).toEqual(["candidate", "kind", "query", "similarity", "weight"]);
+  expect(((alignment.properties?.kind ?? {}) as Schema).enum).toEqual(["exact", "fuzzy", "transliteration", "phonetic", "nickname", "initial"]);
+  expect(((property("unmatchedQuery").items ?? {}) as Schema).required).toEqual(["token", "weight"]);
+  expect(property("aliasQuality").enum).toEqual(["strong", "weak"]);
+  expect(((property("dob").properties?.relation ?? {}) as Schema).enum).toEqual(["exact", "year", "near", "mismatch", "unknown"]);
+  expect(((property("nationality").properties?.relation ?? {}) as Schema).enum).toEqual(["match", "mismatch", "unknown"]);
+  // No open object anywhere in the record: every member the server sends is named.
+  expect(JSON.stringify(doc.components.schemas.Screening)).not.toContain('"additionalProperties":{}');
+});
+
+test("a real check answer, its matches' explanations included, conforms to the published Screening schema", async () => {
+  const res = await world.post("/v1/screenings/check", { fullName: "Dmitri Korvalev", dateOfBirth: "1970", nationality: "RU" });
+  expect(res.status).toBe(200);
+  const body = json<{ matches: Array<{ explanation: Record<string, unknown> }> }>(res);
+  expect(body.matches.length).toBeGreaterThan(0);
+  expect(Object.keys(body.matches[0]?.explanation ?? {}).sort()).toEqual(EXPLANATION_FIELDS);
+  // zod's JSON Schema reader rebuilds the published schema (closed objects included) and checks the answer as sent.
+  const published = z.fromJSONSchema(doc.components.schemas.Screening as Parameters<typeof z.fromJSONSchema>[0]);
+  const parsed = published.safeParse(body);
+  expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
+  const explanation = z.fromJSONSchema(explanationSchema("matches") as Parameters<typeof z.fromJSONSchema>[0]);
+  expect(explanation.safeParse({ ...body.matches[0]?.explanation, extra: 1 }).success).toBe(false);
+});
+
+test("503 declares Retry-After: 1 for a locked database", () => {
+  const notReady = doc.components.responses.NotReady as Response;
+  const retryAfter = notReady.headers?.["Retry-After"] as { description?: string; schema?: Schema } | undefined;
+  expect(retryAfter?.schema?.type).toBe("integer");
+  expect(retryAfter?.description).toContain("write lock");
+  expect(resolve(op("/v1/screenings/check", "post").responses?.["503"] ?? {}).headers?.["Retry-After"]).toBeDefined();
+});
+
+test("bulk's 200 declares the CSV answer's Content-Disposition", () => {
+  const header = op("/v1/screenings/bulk", "post").responses?.["200"]?.headers?.["Content-Disposition"] as { description?: string; schema?: Schema } | undefined;
+  expect(header?.description).toStartWith("CSV responses only");
+  expect(new RegExp(header?.schema?.pattern ?? "^$").test('attachment; filename="bulk-screening-3f9b7c1e-2d4a-4b8e-9c6f-1a2b3c4d5e6f.csv"')).toBe(true);
+});
+
+test("every operation declares 413 and 500 as shared problems, routes without a body included", () => {
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      for (const status of ["413", "500"]) {
+        const response = operation.responses?.[status];
+        expect({ method, path, status, ref: response?.$ref }).toEqual({
+          method,
+          path,
+          status,
+          ref: status === "413" ? "#/components/responses/PayloadTooLarge" : "#/components/responses/Internal",
+        });
+      }
+    }
+  }
+  const internal = doc.components.responses.Internal as Response;
+  expect(resolve(internal.content?.["application/problem+json"]?.schema ?? {}).properties?.correlationId).toBeDefined();
+  expect(internal.description).toContain("INTERNAL");
+  // A route's own 413 description is kept.
+  expect(op("/v1/screenings/bulk", "post").responses?.["413"]?.description).toContain(String(BULK_MAX_BODY_BYTES));
+});
+
+test("a read answers 413 for a body over the limit, as declared", async () => {
+  // fetch sends no body with a GET: the head declares 5 MB and none of it is sent, as the limit is judged from Content-Length.
+  const { host, port } = new URL(world.url);
+  const head = ["GET /v1/usage HTTP/1.1", `Host: ${host}`, `X-Api-Key: ${world.key}`, "Content-Type: application/json", `Content-Length: ${5 * 1024 * 1024}`];
+  const answer = await headersOnly(Number(port), head, "");
+  expect(answer.status).toBe(413);
+  expect(JSON.parse(answer.body)).toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
+  expect(op("/v1/usage", "get").responses?.["413"]?.$ref).toBe("#/components/responses/PayloadTooLarge");
+});
+
+test("createdAt is a date-time, on the screening and on the webhook payload, and accepts what the server sends", () => {
+  const screening = doc.components.schemas.Screening as Schema;
+  const payload = doc.components.schemas.WebhookPayload as Schema;
+  for (const createdAt of [screening.properties?.createdAt, payload.properties?.createdAt] as Schema[]) {
+    expect(createdAt.format).toBe("date-time");
+    expect(new RegExp(createdAt.pattern ?? "^$").test("2026-11-23T22:59:55.418Z")).toBe(true);
+  }
+});
+
+test("the two correlation ids say which request each belongs to", () => {
+  const screening = doc.components.schemas.Screening as Schema;
+  const property = (name: string) => (screening.properties?.[name] ?? {}) as Schema;
+  expect(property("correlationId").description).toContain("screeningCorrelationId");
+  expect(property("correlationId").description).toContain("THIS request");
+  expect(property("screeningCorrelationId").description).toContain("webhook");
+  expect(screening.description).toContain("screeningCorrelationId");
+  expect((doc.components.schemas.WebhookPayload as Schema).properties?.correlationId).toMatchObject({ description: expect.stringContaining("screeningCorrelationId") });
 });
