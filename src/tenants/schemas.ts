@@ -61,5 +61,6 @@ export const TenantParams = z.object({ id: pathId("Tenant id (UUID)") }).strict(
 /** Admin routes address tenants by UUID; a non-UUID id is simply not found. */
 export function tenantIdFromPath(id: string): string {
   if (!isUuid(id)) throw notFound(`Tenant ${id}`);
-  return id;
+  // Ids are stored lower-case (UUIDv7); an upper-case copy names the same tenant, as for screenings.
+  return id.toLowerCase();
 }

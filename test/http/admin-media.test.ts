@@ -229,6 +229,15 @@ describe("unknown query parameters are refused, not ignored", () => {
     expect(expectProblem(res, 400, "VALIDATION_FAILED").errors).toEqual([{ field: "query.foo", message: "is not a known field" }]);
   });
 
+  test("a tenant id in upper case names the same tenant, as screening ids do", async () => {
+    const upper = await send(`/v1/tenants/${tenantId.toUpperCase()}`);
+    expect(upper.status).toBe(200);
+    expect(json<{ id: string }>(upper).id).toBe(tenantId);
+    const quota = await sendJson("PUT", `/v1/tenants/${tenantId.toUpperCase()}/quota`, { monthlyScreeningQuota: 9 });
+    expect(quota.status).toBe(200);
+    expect(json<{ monthlyScreeningQuota: number }>(await send(`/v1/tenants/${tenantId}`)).monthlyScreeningQuota).toBe(9);
+  });
+
   test("GET /v1/tenants?take=10 is 400: the tenant list is not paged", async () => {
     expect(expectProblem(await send("/v1/tenants?take=10"), 400, "VALIDATION_FAILED").errors?.[0]?.field).toBe("query.take");
   });
