@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { notFound } from "@/errors";
-import { isUuid } from "@/lib/ids";
+import { isUuid, storedId } from "@/lib/ids";
 import { pathId } from "@/lib/validate";
 import { SOURCE_LISTS } from "@/watchlists/entity";
 
@@ -61,6 +61,5 @@ export const TenantParams = z.object({ id: pathId("Tenant id (UUID)") }).strict(
 /** Admin routes address tenants by UUID; a non-UUID id is simply not found. */
 export function tenantIdFromPath(id: string): string {
   if (!isUuid(id)) throw notFound(`Tenant ${id}`);
-  // Ids are stored lower-case (UUIDv7); an upper-case copy names the same tenant, as for screenings.
-  return id.toLowerCase();
+  return storedId(id);
 }

@@ -1,5 +1,5 @@
 import { notFound } from "@/errors";
-import { isUuid } from "@/lib/ids";
+import { storedId } from "@/lib/ids";
 import type { Db } from "@/storage/db";
 import { type AttemptRow, DELIVERY_STATUSES, type DeliveryStatus, type OutboxRow } from "./outbox-rows";
 import type { WebhookEvent, WebhookPayload } from "./payload";
@@ -43,15 +43,6 @@ export interface DeliveryFilter {
   event?: WebhookEvent | undefined;
   /** Only the deliveries of this screening's events (the outbox row's screening_id). */
   screeningId?: string | undefined;
-}
-
-/**
- * An id as the caller sent it, in the form ids are stored: delivery and screening ids are UUIDs
- * generated lower case, and a UUID's hex digits are case-insensitive, so an upper-case one names the
- * same row (as GET /v1/screenings/{id} reads it). Anything else is kept as sent and matches nothing.
- */
-function storedId(id: string): string {
-  return isUuid(id) ? id.toLowerCase() : id;
 }
 
 export function toDelivery(row: OutboxRow): WebhookDelivery {
