@@ -93,6 +93,10 @@ export const NO_QUERY_PROBLEM = "An unknown query parameter (the route takes non
  */
 export const LATE_NOT_ACCEPTABLE_PROBLEM = `NOT_ACCEPTABLE: Accept allows none of ${JSON_TYPES.join(", ")}.`;
 
+/** The 503 of a route that reads the serving watchlists, in its problemResponses descriptions. */
+export const NO_WATCHLIST_PROBLEM =
+  "No watchlist snapshot is served yet (none was ever imported, or one is still loading), storage is being migrated, or (a bearer token) the identity provider's signing keys could not be loaded to check it.";
+
 /** A description's sentence for a route that takes no query parameters. */
 export const NO_QUERY = "No query parameters (an unknown one is 400).";
 

@@ -6,7 +6,7 @@ import { closeSync, fsyncSync, openSync } from "node:fs";
  * its folder.
  */
 export function syncFile(path: string): void {
-  syncOpened(openSync(path, "r"));
+  syncAndClose(openSync(path, "r"));
 }
 
 /**
@@ -15,10 +15,11 @@ export function syncFile(path: string): void {
  * failure here is a real I/O error.
  */
 export function syncDirectory(dir: string): void {
-  syncOpened(openSync(dir, "r"));
+  syncAndClose(openSync(dir, "r"));
 }
 
-function syncOpened(fd: number): void {
+/** Syncs an open file's data to the disk, then closes it (also when the sync fails). */
+export function syncAndClose(fd: number): void {
   try {
     fsyncSync(fd);
   } finally {

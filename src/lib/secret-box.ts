@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
-import { closeSync, existsSync, fchmodSync, fsyncSync, linkSync, openSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fchmodSync, linkSync, openSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { syncDirectory } from "./durable-fs";
+import { syncAndClose, syncDirectory } from "./durable-fs";
 
 /**
  * Encrypts secrets the appliance must be able to use again (webhook signing secrets: HMAC needs the
@@ -94,10 +94,11 @@ function writeSynced(fd: number, text: string): void {
   try {
     writeFileSync(fd, text);
     fchmodSync(fd, 0o600);
-    fsyncSync(fd);
-  } finally {
+  } catch (error) {
     closeSync(fd);
+    throw error;
   }
+  syncAndClose(fd);
 }
 
 /** Gives `from`'s file the name `to`, unless `to` exists: false when another process took it first. */

@@ -13,21 +13,16 @@ export interface ScreeningExtensionOptions {
 
 /** The screening and risk-profile routes for startServer, reading the lists the watchlist extension serves. */
 export function screeningExtension(watchlists: WatchlistExtension<MatchIndex>, options: ScreeningExtensionOptions = {}): ServerExtension {
-  const lists = (): LoadedLists<MatchIndex> | null => {
+  const runtime = () => {
     try {
-      return watchlists.runtime().current();
+      return watchlists.runtime();
     } catch {
       // The runtime exists once the watchlist extension has started; until then screens answer 503.
       return null;
     }
   };
-  const whyNoLists = (): string | null => {
-    try {
-      return watchlists.runtime().notServingReason();
-    } catch {
-      return null;
-    }
-  };
+  const lists = (): LoadedLists<MatchIndex> | null => runtime()?.current() ?? null;
+  const whyNoLists = (): string | null => runtime()?.notServingReason() ?? null;
   const announce = options.announce ?? (() => undefined);
   return {
     readiness: () => {

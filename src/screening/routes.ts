@@ -7,7 +7,7 @@ import type { HttpDeps } from "@/http/deps";
 import { guard, secured } from "@/http/guard";
 import { media } from "@/http/media";
 import { decidedRepresentation, JSON_ONLY, JSON_OR_CSV } from "@/http/negotiate";
-import { jsonContent, jsonRequestBody, jsonResponse, mediaRefusals, NO_QUERY_PROBLEM, PARAMETERS, problemResponses } from "@/http/openapi";
+import { jsonContent, jsonRequestBody, jsonResponse, mediaRefusals, NO_QUERY_PROBLEM, NO_WATCHLIST_PROBLEM, PARAMETERS, problemResponses } from "@/http/openapi";
 import { callMeta, requestState } from "@/http/request-state";
 import { pathId } from "@/lib/validate";
 import { bulkScreen } from "./bulk";
@@ -81,7 +81,7 @@ const BULK_HEADER = (what: string) => ({ description: `CSV responses only: ${wha
 
 const SCREEN_PROBLEMS = {
   400: "Invalid or unknown body fields (each named in errors[]), malformed JSON, an unknown query parameter or a malformed Idempotency-Key.",
-  503: "No watchlist snapshot is loaded yet, storage is being migrated, or (a bearer token) the identity provider's signing keys could not be loaded to check it.",
+  503: NO_WATCHLIST_PROBLEM,
 } as const;
 
 /** Thin adapters over the screening verbs: resolve the caller, settle media types, call one verb, shape the response. */

@@ -76,8 +76,10 @@ function toRecord(row: ScreeningRow, isDemoVersion: DemoVersionLookup): Screenin
 export function findScreening(db: Db, tenantId: string, id: string): ScreeningRecord | null {
   const row = db.sqlite.query<ScreeningRow, [string, string]>("SELECT * FROM screenings WHERE id = ? AND tenant_id = ?").get(id, tenantId);
   if (!row) return null;
-  const demoVersion = db.sqlite.query<{ is_demo: number }, [string]>("SELECT is_demo FROM list_versions WHERE id = ?");
-  return toRecord(row, (versionId) => demoVersion.get(versionId)?.is_demo === 1);
+  // Read only for a record stored before its sources carried isDemo.
+  const isDemoVersion = (versionId: string) =>
+    db.sqlite.query<{ is_demo: number }, [string]>("SELECT is_demo FROM list_versions WHERE id = ?").get(versionId)?.is_demo === 1;
+  return toRecord(row, isDemoVersion);
 }
 
 /** Writes the immutable screening row and its case row; runs inside the caller's write transaction. */

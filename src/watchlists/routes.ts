@@ -5,7 +5,7 @@ import type { HttpDeps } from "@/http/deps";
 import { guard, secured } from "@/http/guard";
 import { media } from "@/http/media";
 import { JSON_ONLY } from "@/http/negotiate";
-import { jsonResponse, NO_QUERY_PROBLEM, problemResponses } from "@/http/openapi";
+import { jsonResponse, NO_QUERY_PROBLEM, NO_WATCHLIST_PROBLEM, problemResponses } from "@/http/openapi";
 import { callMeta } from "@/http/request-state";
 import { ListParseError } from "./errors";
 import { importListFiles } from "./import";
@@ -61,7 +61,7 @@ export function listRoutes<Index>(deps: HttpDeps, runtime: () => WatchlistRuntim
             200: jsonResponse("The serving snapshot", LISTS_VERSION_SCHEMA),
             ...problemResponses([400, 401, 403, 406, 503], {
               400: NO_QUERY_PROBLEM,
-              503: "No watchlist snapshot is loaded yet, storage is being migrated, or (a bearer token) the identity provider's signing keys could not be loaded to check it.",
+              503: NO_WATCHLIST_PROBLEM,
             }),
           },
         },

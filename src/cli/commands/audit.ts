@@ -1,10 +1,11 @@
-import { type Command, CommanderError } from "commander";
+import type { Command } from "commander";
 import { SYSTEM_CHAIN } from "@/audit/chain";
 import { type AuditVerification, auditChainKeys, verifyAuditChain } from "@/audit/verify";
 import type { Db } from "@/storage/db";
 import { getTenant, listTenants } from "@/tenants/get";
 import type { Tenant } from "@/tenants/schemas";
 import { withContext } from "../context";
+import { USAGE_EXIT, usageErrorsExit2 } from "../exit-codes";
 import { printJson, printRecord, printTable } from "../output";
 
 /** Exit code when a verified chain is broken (0 when every verified chain is intact, 2 on a usage error). */
@@ -28,18 +29,12 @@ const FORMS = "`aml audit verify <tenant>` (id or slug), `aml audit verify --sys
 
 export function registerAudit(program: Command): void {
   const audit = program.command("audit").description("Audit log tools");
-  audit
-    .command("verify [tenant]")
+  usageErrorsExit2(audit.command("verify [tenant]"))
     .description(
       "Recompute audit hash chains: one tenant's (by id or slug), the system chain (--system: list imports) or every chain (--all); exits 3 when a chain is broken, 2 on a usage error",
     )
     .option("--system", "verify the system chain (appliance-wide events: list imports) instead of a tenant's")
     .option("--all", "verify the system chain and every tenant's chain, suspended tenants included; one result per chain")
-    // Commander's own usage errors (unknown option, extra argument) exit 2 like the ones below: a script
-    // reading the exit code must not take a typo for a verdict.
-    .exitOverride((error) => {
-      throw error.exitCode === 1 ? new CommanderError(2, error.code, error.message) : error;
-    })
     .action((ref: string | undefined, options: VerifyOptions, command: Command) => {
       // Before the context: a usage error needs no data folder.
       usageCheck(command, ref, options);
@@ -56,7 +51,7 @@ export function registerAudit(program: Command): void {
 
 /** Exactly one of: a tenant, --system, --all. Anything else is commander's usage error, exit 2. */
 function usageCheck(command: Command, ref: string | undefined, options: VerifyOptions): void {
-  const fail = (message: string) => command.error(`error: ${message}`, { exitCode: 2, code: "aml.audit.usage" });
+  const fail = (message: string) => command.error(`error: ${message}`, { exitCode: USAGE_EXIT, code: "aml.audit.usage" });
   if (options.system && options.all) fail(`--all already includes the system chain: give --system or --all, not both. Use ${FORMS}.`);
   if (ref !== undefined && (options.system || options.all)) {
     fail(`give a tenant or ${options.all ? "--all" : "--system"}, not both. Use ${FORMS}.`);

@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
-import { type Command, CommanderError } from "commander";
+import type { Command } from "commander";
 import { invalidInput } from "@/errors";
 import { WEBHOOK_SECRET_PREFIX, WEBHOOK_SECRET_RE } from "@/auth/api-key-format";
 import { DEFAULT_TOLERANCE_SECONDS, verifyWebhook } from "@/webhooks/verify";
 import { globalOptions } from "../context";
+import { usageErrorsExit2 } from "../exit-codes";
 import { printJson } from "../output";
 import { allowsRemote } from "../remote";
 
@@ -28,7 +29,8 @@ const SECRET_ENV = "AML_WEBHOOK_SECRET";
  */
 export function registerWebhook(program: Command): void {
   const webhook = program.command("webhook").description("Webhook tools");
-  allowsRemote(webhook.command("verify"))
+  // Commander's own usage errors exit 2 here too: 1 means "invalid".
+  usageErrorsExit2(allowsRemote(webhook.command("verify")))
     .description("Verify a captured delivery's X-AML-Signature and X-AML-Timestamp; exits 0 when valid, 1 when not, 2 on a usage error")
     .option("--secret-file <file>", "file holding the tenant's webhook signing secret (whsec_...); a trailing newline is ignored")
     .option("--secret <secret>", `the signing secret itself (visible in the process list and shell history; prefer --secret-file or ${SECRET_ENV})`)
@@ -37,10 +39,6 @@ export function registerWebhook(program: Command): void {
     .option("--body-file <file>", "file holding the raw body exactly as received (default: read stdin)")
     .option("--tolerance <seconds>", "largest accepted age or lead of the timestamp", String(DEFAULT_TOLERANCE_SECONDS))
     .option("--now <unixSeconds>", "check as if the current time were this (for deliveries captured earlier)")
-    // Commander's own usage errors (unknown option, missing value) exit 2 here too: 1 means "invalid".
-    .exitOverride((error) => {
-      throw error.exitCode === 1 ? new CommanderError(2, error.code, error.message) : error;
-    })
     .action(async (options: VerifyOptions, command: Command) => {
       const secret = readSecret(options);
       if (options.timestamp === undefined) throw invalidInput("--timestamp is required: the X-AML-Timestamp header as received");
