@@ -1,4 +1,3 @@
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -7,7 +6,8 @@ import { SYSTEM_CHAIN } from "@/audit/chain";
 import type { AuditRow } from "@/audit/rows";
 import type { AuditVerification } from "@/audit/verify";
 import type { ChainResult } from "@/cli/commands/audit";
-import { DB_FILE, writeTx } from "@/storage/db";
+import { writeTx } from "@/storage/db";
+import { tamperAuditLog } from "../helpers/audit";
 import type { CliResult } from "../helpers/cli";
 import { type CliFolder, cliFolder } from "../helpers/cli-folder";
 import { ofacFilesWith } from "../helpers/lists";
@@ -26,17 +26,11 @@ interface AllJson {
   chains: ChainResult[];
 }
 
-const NO_UPDATE_TRIGGER = "CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END";
-
+/** Edits exactly one audit_log row the way an attacker would (tamperAuditLog). */
 function tamper(folder: CliFolder, sql: string, params: string[]): void {
-  const db = new Database(join(folder.dataDir, DB_FILE));
-  try {
-    db.run("DROP TRIGGER audit_log_no_update");
+  tamperAuditLog(folder.dataDir, "audit_log_no_update", (db) => {
     expect(db.run(sql, params).changes).toBe(1);
-  } finally {
-    db.run(NO_UPDATE_TRIGGER);
-    db.close();
-  }
+  });
 }
 
 function chainRows(folder: CliFolder, chain: string): AuditRow[] {

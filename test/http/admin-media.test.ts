@@ -10,6 +10,7 @@ import { watchlistExtension } from "@/watchlists/extension";
 import { ImportReportResponse, ListsVersionResponse } from "@/watchlists/response-schemas";
 import { type Exchange, call, expectProblem, json } from "../helpers/api";
 import { fixtureFiles } from "../helpers/lists";
+import { waitFor } from "../helpers/wait";
 import { type OidcStack, startOidcStack } from "../oidc/harness";
 
 /**
@@ -306,14 +307,6 @@ describe("multipart upload keeps working", () => {
     expect(expectProblem(res, 400, "VALIDATION_FAILED").errors).toEqual([{ field: "file", message: "is required" }]);
   });
 });
-
-async function waitFor(check: () => Promise<boolean>, ms = 5_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error("timed out");
-    await Bun.sleep(25);
-  }
-}
 
 describe("strictDeep", () => {
   const Published = z.object({ id: z.string(), nested: z.array(z.object({ a: z.number() }).nullable()), options: z.object({ x: z.number().default(1) }) });

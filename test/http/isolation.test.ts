@@ -8,6 +8,7 @@ import { issueApiKey, revokeApiKey } from "@/tenants/keys";
 import { setQuota } from "@/tenants/quota";
 import { chargeScreens, type Usage } from "@/usage/quota";
 import { call, json } from "../helpers/api";
+import { tamperAuditLog } from "../helpers/audit";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { makeTenant } from "../helpers/tenants";
 
@@ -85,15 +86,9 @@ describe("tenant isolation", () => {
   });
 
   test("tampering with B's chain does not make A's verification fail, and is invisible to A", async () => {
-    const sqlite = server.ctx.db.sqlite;
-    sqlite.run("DROP TRIGGER audit_log_no_update");
-    try {
-      sqlite.run("UPDATE audit_log SET details = '{}' WHERE chain = ? AND seq = 1", [b.tenant.id]);
-    } finally {
-      sqlite.run(
-        "CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END",
-      );
-    }
+    tamperAuditLog(server.dataDir, "audit_log_no_update", (db) =>
+      db.run("UPDATE audit_log SET details = '{}' WHERE chain = ? AND seq = 1", [b.tenant.id]),
+    );
     const verifyA = json<AuditVerification>(await call(server.url, "/v1/audit/verify", { key: a.apiKey }));
     const verifyB = json<AuditVerification>(await call(server.url, "/v1/audit/verify", { key: b.apiKey }));
     expect(verifyA.intact).toBe(true);

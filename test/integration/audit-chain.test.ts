@@ -1,15 +1,13 @@
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import { entryHash } from "@/audit/chain";
 import type { AuditEntry, AuditRow } from "@/audit/rows";
 import { type AuditVerification, verifyAuditChain } from "@/audit/verify";
 import type { CallMeta } from "@/context";
-import { DB_FILE } from "@/storage/db";
 import type { CreatedTenant } from "@/tenants/create";
 import { issueApiKey } from "@/tenants/keys";
 import { setQuota } from "@/tenants/quota";
 import { call, json } from "../helpers/api";
+import { tamperAuditLog } from "../helpers/audit";
 import { runCli } from "../helpers/cli";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { makeTenant } from "../helpers/tenants";
@@ -24,24 +22,6 @@ afterAll(async () => {
   await server.close();
 });
 
-const TRIGGERS = {
-  audit_log_no_update: "CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END",
-  audit_log_no_delete: "CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END",
-} as const;
-
-/** What an attacker with write access to aml.db does: their own connection, drop the guard, edit, put the guard back. */
-function tamper(trigger: keyof typeof TRIGGERS, edit: (db: Database) => void): void {
-  const db = new Database(join(server.dataDir, DB_FILE));
-  try {
-    db.run(`DROP TRIGGER ${trigger}`);
-    edit(db);
-  } finally {
-    db.run(TRIGGERS[trigger]);
-    db.close();
-  }
-}
-
-/** The CLI records the OS user as the operator, or "unknown" when the uid has no passwd entry. */
 /** A tenant with five entries: tenant.create, api_key.issue, api_key.issue, quota.set, api_key.issue. */
 function busyTenant(): { tenant: CreatedTenant; rows: AuditRow[] } {
   const tenant = makeTenant(server.ctx);
@@ -141,7 +121,7 @@ describe("tampering is detected", () => {
   test("an edited middle entry is reported as the first broken entry; the CLI exits 3", async () => {
     const { tenant, rows } = busyTenant();
     const middle = rows[2] as AuditRow;
-    tamper("audit_log_no_update", (db) =>
+    tamperAuditLog(server.dataDir, "audit_log_no_update", (db) =>
       db.run("UPDATE audit_log SET details = ? WHERE id = ?", ['{"hint":"aml_live_XXXX…","label":"innocent","role":"auditor"}', middle.id]),
     );
     const expected = { intact: false, firstBrokenEntryId: middle.id, reason: "hash_mismatch", entriesChecked: 3 };
@@ -169,7 +149,7 @@ describe("tampering is detected", () => {
       correlationId: middle.correlation_id,
       details: forgedDetails,
     });
-    tamper("audit_log_no_update", (db) =>
+    tamperAuditLog(server.dataDir, "audit_log_no_update", (db) =>
       db.run("UPDATE audit_log SET details = ?, hash = ? WHERE id = ?", [JSON.stringify(forgedDetails), forgedHash, middle.id]),
     );
     expect(await verifyOverHttp(tenant)).toMatchObject({ intact: false, firstBrokenEntryId: rows[3]?.id, reason: "link_mismatch" });
@@ -177,7 +157,7 @@ describe("tampering is detected", () => {
 
   test("a deleted middle entry is reported as a sequence gap at the entry after it", async () => {
     const { tenant, rows } = busyTenant();
-    tamper("audit_log_no_delete", (db) => db.run("DELETE FROM audit_log WHERE id = ?", [rows[2]?.id ?? ""]));
+    tamperAuditLog(server.dataDir, "audit_log_no_delete", (db) => db.run("DELETE FROM audit_log WHERE id = ?", [rows[2]?.id ?? ""]));
     const expected = { intact: false, firstBrokenEntryId: rows[3]?.id, reason: "sequence_gap" };
     expect(await verifyOverHttp(tenant)).toMatchObject(expected);
     const cli = await verifyWithCli(tenant);
@@ -187,7 +167,7 @@ describe("tampering is detected", () => {
 
   test("details that are no longer JSON are reported as unreadable", async () => {
     const { tenant, rows } = busyTenant();
-    tamper("audit_log_no_update", (db) => db.run("UPDATE audit_log SET details = 'not json' WHERE id = ?", [rows[1]?.id ?? ""]));
+    tamperAuditLog(server.dataDir, "audit_log_no_update", (db) => db.run("UPDATE audit_log SET details = 'not json' WHERE id = ?", [rows[1]?.id ?? ""]));
     expect(await verifyOverHttp(tenant)).toMatchObject({ intact: false, firstBrokenEntryId: rows[1]?.id, reason: "unreadable_details" });
   });
 });

@@ -79,11 +79,12 @@ describe("429 wording", () => {
     const tenant = makeTenant(ctx, { monthlyScreeningQuota: 3 });
     writeTx(ctx.db, () => chargeScreens(ctx.db, tenant.tenant.id, 2, AT));
     const counts = "used 2 of limit 3 for 2026-03";
-    expect(refusal(ctx.db, tenant.tenant.id, 2)).toMatchObject({
+    const needsTwo = refusal(ctx.db, tenant.tenant.id, 2);
+    expect(needsTwo).toMatchObject({
       detail: `This request does not fit in the remaining monthly quota: it needs 2 screens but only 1 remains (${counts}; one screen per valid row). Nothing was screened: send at most 1 valid row now, or retry after the counter resets at the start of the next UTC month. ${READS}`,
       extensions: { used: 2, limit: 3, remaining: 1, period: "2026-03" },
     });
-    expect(refusal(ctx.db, tenant.tenant.id, 2).retryAfter).toBeString();
+    expect(needsTwo.retryAfter).toBeString();
     expect(refusal(ctx.db, tenant.tenant.id, 4)).toEqual({
       detail: `This request does not fit in the monthly quota: it needs 4 screens, more than the whole limit (${counts}; one screen per valid row). Nothing was screened: split it into requests of at most 3 valid rows (1 remains this month). ${READS}`,
       extensions: { used: 2, limit: 3, remaining: 1, period: "2026-03" },

@@ -7,6 +7,7 @@ import { importListFiles } from "@/watchlists/import";
 import { demoListFiles } from "@/watchlists/demo";
 import { NO_LIST_IMPORTED } from "@/watchlists/runtime";
 import { call, expectProblem, json } from "../helpers/api";
+import { waitFor } from "../helpers/wait";
 
 let server: TestServer;
 let key: string;
@@ -17,9 +18,12 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+const post = (fullName: string, url = server.url, apiKey = key) =>
+  call(url, "/v1/screenings/check", { method: "POST", key: apiKey, headers: { "content-type": "application/json" }, body: JSON.stringify({ fullName }) });
+
 const check = async (fullName: string, url = server.url, apiKey = key) =>
   json<{ id: string; decision: string; matches: Array<{ primaryName: string }>; listVersions: { isDemo: boolean; sources: Array<{ isDemo: boolean }> } }>(
-    await call(url, "/v1/screenings/check", { method: "POST", key: apiKey, headers: { "content-type": "application/json" }, body: JSON.stringify({ fullName }) }),
+    await post(fullName, url, apiKey),
   );
 
 test("aml serve --demo's extensions screen against the fictional demo list out of the box", async () => {
@@ -50,12 +54,7 @@ describe("aml serve without --demo on a folder that never imported a list", () =
     expect(ready.status).toBe(503);
     const watchlists = json<{ checks: Array<{ name: string; ready: boolean; detail: string }> }>(ready).checks.find((c) => c.name === "watchlists");
     expect(watchlists).toEqual({ name: "watchlists", ready: false, detail: NO_LIST_IMPORTED });
-    const res = await call(bare.url, "/v1/screenings/check", {
-      method: "POST",
-      key: bareKey,
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ fullName: "Boris Quillfeather" }),
-    });
+    const res = await post("Boris Quillfeather", bare.url, bareKey);
     expect(expectProblem(res, 503, "NOT_READY").detail).toBe(NO_LIST_IMPORTED);
     expect(expectProblem(await call(bare.url, "/v1/lists/version", { key: bareKey }), 503, "NOT_READY").detail).toContain("aml lists import");
     expect(json<{ used: number }>(await call(bare.url, "/v1/usage", { key: bareKey })).used).toBe(0);
@@ -63,11 +62,10 @@ describe("aml serve without --demo on a folder that never imported a list", () =
 
   test("serves the first import without a restart", async () => {
     await importListFiles(bare.ctx.db, demoListFiles(), { actor: { type: "system", id: "test" } });
-    const deadline = Date.now() + 15_000;
-    while ((await call(bare.url, "/readyz")).status !== 200) {
-      if (Date.now() > deadline) throw new Error("the imported list was not picked up");
-      await Bun.sleep(100);
-    }
+    await waitFor(async () => (await call(bare.url, "/readyz")).status === 200, 15_000, {
+      message: "the imported list was not picked up",
+      intervalMs: 100,
+    });
     const hit = await check("Boris Quillfeather", bare.url, bareKey);
     expect(["Match", "Review"]).toContain(hit.decision);
   });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { z } from "zod";
 import { BULK_MAX_BODY_BYTES } from "@/screening/routes";
 import { call, json } from "../helpers/api";
+import { EVERY_OPERATION_PROBLEMS } from "../helpers/openapi";
 import { headersOnly } from "../helpers/raw-http";
 import { type ScreeningWorld, startScreeningWorld } from "./world";
 
@@ -261,7 +262,7 @@ test("bulk's 200 declares the CSV answer's Content-Disposition", () => {
 test("every operation declares 413 and 500 as shared problems, routes without a body included", () => {
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, operation] of Object.entries(item)) {
-      for (const status of ["413", "500"]) {
+      for (const status of EVERY_OPERATION_PROBLEMS) {
         const response = operation.responses?.[status];
         expect({ method, path, status, ref: response?.$ref }).toEqual({
           method,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import Papa from "papaparse";
-import { expectProblem, json } from "../helpers/api";
+import { call, expectProblem, json } from "../helpers/api";
 import { type ScreeningWorld, startScreeningWorld } from "./world";
 
 /** Subject validation, message wording, the bulk-does-not-fit 429 and the bulk CSV's failed rows, over HTTP. */
@@ -281,11 +281,7 @@ describe("a body that is not UTF-8", () => {
   // "Jürgen Müller" in Latin-1: ü is the single byte 0xFC, never valid UTF-8.
   const latin1 = Buffer.concat([Buffer.from('{"fullName":"J'), Buffer.from([0xfc]), Buffer.from("rgen M"), Buffer.from([0xfc]), Buffer.from('ller"}')]);
   const send = (body: Uint8Array, contentType: string | null, path = "/v1/screenings/check") =>
-    fetch(`${world.url}${path}`, {
-      method: "POST",
-      headers: { "x-api-key": world.key, ...(contentType === null ? {} : { "content-type": contentType }) },
-      body,
-    });
+    call(world.url, path, { method: "POST", key: world.key, headers: contentType === null ? {} : { "content-type": contentType }, body });
 
   test.each([
     ["application/json; charset=iso-8859-1", "application/json; charset=iso-8859-1"],
@@ -295,7 +291,7 @@ describe("a body that is not UTF-8", () => {
     const before = world.usedThisMonth();
     const res = await send(latin1, contentType);
     expect(res.status).toBe(400);
-    const problem = (await res.json()) as { code: string; detail: string };
+    const problem = json<{ code: string; detail: string }>(res);
     expect(problem.code).toBe("MALFORMED_JSON");
     expect(problem.detail).toContain("not UTF-8");
     expect(world.usedThisMonth()).toBe(before);
@@ -306,7 +302,7 @@ describe("a body that is not UTF-8", () => {
     const before = world.usedThisMonth();
     const res = await send(rows, "application/json", "/v1/screenings/bulk");
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { code: string }).code).toBe("MALFORMED_JSON");
+    expect(json<{ code: string }>(res).code).toBe("MALFORMED_JSON");
     expect(world.usedThisMonth()).toBe(before);
   });
 
@@ -318,12 +314,12 @@ describe("a body that is not UTF-8", () => {
     ] as const) {
       const res = await send(body, contentType);
       expect(res.status).toBe(200);
-      expect(((await res.json()) as { subject: { fullName: string } }).subject.fullName).toBe("Jürgen Müller");
+      expect(json<{ subject: { fullName: string } }>(res).subject.fullName).toBe("Jürgen Müller");
     }
   });
 
   test("without a credential it is 401, not a word about the body", async () => {
-    const res = await fetch(`${world.url}/v1/screenings/check`, { method: "POST", headers: { "content-type": "application/json" }, body: latin1 });
+    const res = await call(world.url, "/v1/screenings/check", { method: "POST", headers: { "content-type": "application/json" }, body: latin1 });
     expect(res.status).toBe(401);
   });
 });

@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { type Db, DB_FILE, openDb } from "@/storage/db";
 import { importListFiles } from "@/watchlists/import";
 import { latestSnapshot } from "@/watchlists/store/read";
+import { fixtureFiles } from "../helpers/lists";
 import { tempDataDir } from "../helpers/server";
 
 /**
@@ -17,7 +18,7 @@ import { tempDataDir } from "../helpers/server";
  */
 const SHARED = join(import.meta.dir, "..", "..", "..", "shared", "watchlists");
 const meta = { actor: { type: "system" as const, id: "lease-test" } };
-const ofacFiles = () => ["sdn.csv", "add.csv", "alt.csv"].map((name) => ({ name, bytes: readFileSync(join(SHARED, "ofac", name)) }));
+const ofacFiles = () => fixtureFiles(["sdn.csv", "add.csv", "alt.csv"], join(SHARED, "ofac"));
 
 let dataDir: string;
 let db: Db;
@@ -26,7 +27,7 @@ let other: Database;
 beforeEach(async () => {
   dataDir = tempDataDir();
   db = openDb(dataDir);
-  await importListFiles(db, [{ name: "consolidated.xml", bytes: readFileSync(join(SHARED, "un", "consolidated.xml")) }], meta);
+  await importListFiles(db, fixtureFiles(["consolidated.xml"], join(SHARED, "un")), meta);
   other = new Database(join(dataDir, DB_FILE));
   other.run("PRAGMA busy_timeout = 10000");
 });

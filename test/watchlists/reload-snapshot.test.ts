@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { createLogger } from "@/lib/logger";
 import { type Db, DB_FILE, openDb, writeTx } from "@/storage/db";
 import { importListFiles } from "@/watchlists/import";
 import { WatchlistRuntime } from "@/watchlists/runtime";
+import { fixtureFiles } from "../helpers/lists";
 import { tempDataDir } from "../helpers/server";
 
 /**
@@ -25,7 +26,7 @@ let other: Database;
 beforeAll(async () => {
   dataDir = tempDataDir();
   db = openDb(dataDir);
-  const files = ["sdn.csv", "add.csv", "alt.csv"].map((name) => ({ name, bytes: readFileSync(join(OFAC, name)) }));
+  const files = fixtureFiles(["sdn.csv", "add.csv", "alt.csv"], OFAC);
   await importListFiles(db, files, { actor: { type: "system", id: "test" } });
   // Another process's connection, as the CLI has.
   other = new Database(join(dataDir, DB_FILE));

@@ -5,6 +5,7 @@ import { claimDue } from "@/webhooks/outbox-store";
 import { retryPolicy } from "@/webhooks/schedule";
 import type { FetchFn } from "@/webhooks/send";
 import { makeTenant } from "../helpers/tenants";
+import { waitFor } from "../helpers/wait";
 import { enqueueEvents, memoryContext, outboxStatuses } from "./fixtures";
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -12,13 +13,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function until(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await Bun.sleep(10);
-  }
-}
+const until = (predicate: () => boolean, timeoutMs = 10_000) => waitFor(predicate, timeoutMs, { intervalMs: 10 });
 
 /**
  * The appliance's webhook timeout in the slot test. The other tenant's event must be claimed and sent

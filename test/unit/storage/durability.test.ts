@@ -1,9 +1,10 @@
 import { expect, test } from "bun:test";
-import { startTestServer } from "../../helpers/server";
+import { call } from "../../helpers/api";
+import { startTestServer, type TestServer } from "../../helpers/server";
 import { makeTenant } from "../../helpers/tenants";
 
 /** PRAGMA synchronous reads 1 for NORMAL and 2 for FULL. */
-const synchronous = (server: Awaited<ReturnType<typeof startTestServer>>) =>
+const synchronous = (server: TestServer) =>
   server.ctx.db.sqlite.query<{ synchronous: number }, []>("PRAGMA synchronous").get()?.synchronous;
 
 test("durability sets the server connection's synchronous: checkpoint is NORMAL, commit is FULL", async () => {
@@ -14,7 +15,7 @@ test("durability sets the server connection's synchronous: checkpoint is NORMAL,
     expect(synchronous(everyCommit)).toBe(2);
     // The server works under FULL: a tenant onboarded on its connection answers with its new key.
     const tenant = makeTenant(everyCommit.ctx);
-    const usage = await fetch(`${everyCommit.url}/v1/usage`, { headers: { "X-Api-Key": tenant.apiKey } });
+    const usage = await call(everyCommit.url, "/v1/usage", { key: tenant.apiKey });
     expect(usage.status).toBe(200);
   } finally {
     await byDefault.close();

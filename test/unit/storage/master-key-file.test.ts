@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createMasterKey, MASTER_KEY_FILE, readMasterKey } from "@/lib/secret-box";
+import { tempDataDir } from "../../helpers/server";
 
 /**
  * master.key on disk: created whole (never empty or partial, even for a process starting at the same
@@ -17,7 +17,7 @@ afterAll(() => {
 });
 
 function emptyFolder(): string {
-  const root = mkdtempSync(join(tmpdir(), "aml-master-key-"));
+  const root = tempDataDir("aml-master-key-");
   roots.push(root);
   return root;
 }
