@@ -84,6 +84,13 @@ export const PARAMETERS = {
 /** The correlationId member every JSON object body carries (negotiate.ts adds it), for response schemas. */
 export const BODY_CORRELATION_ID = z.string().describe("This request's correlation id (as on every JSON object body)");
 
+/**
+ * A moment the appliance recorded, as it sends every one: ISO 8601 in UTC with milliseconds and "Z"
+ * (Date#toISOString), published as `format: date-time`.
+ */
+export const instant = (description: string) => z.iso.datetime().describe(`${description} (ISO 8601 date-time, UTC)`);
+export const instantOrNull = (description: string) => z.iso.datetime().nullable().describe(`${description} (ISO 8601 date-time, UTC)`);
+
 /** The 400 of a route that takes no query parameters, in its problemResponses descriptions. */
 export const NO_QUERY_PROBLEM = "An unknown query parameter (the route takes none).";
 

@@ -10,8 +10,12 @@ export function utcMonth(at: Date): string {
   return at.toISOString().slice(0, 7);
 }
 
-/** Whole seconds from `at` to the start of the next UTC calendar month, when the quota period (utcMonth) rolls over. */
+/** The start of the next UTC calendar month, when the quota period (utcMonth) rolls over. */
+export function startOfNextUtcMonth(at: Date): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
+}
+
+/** Whole seconds from `at` to startOfNextUtcMonth(at), at least 1. */
 export function secondsUntilNextUtcMonth(at: Date): number {
-  const next = Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
-  return Math.max(1, Math.ceil((next - at.getTime()) / 1000));
+  return Math.max(1, Math.ceil((startOfNextUtcMonth(at).getTime() - at.getTime()) / 1000));
 }

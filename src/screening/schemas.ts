@@ -196,7 +196,7 @@ export const ScreeningResponse = z
             z.object({
               source: Source,
               versionId: z.string(),
-              publishedAt: z.string().nullable().describe("ISO 8601 date-time (UTC)"),
+              publishedAt: z.string().nullable().describe("Publication date from inside the file, as an ISO 8601 date-time in UTC (a date alone is its first instant, a time without offset is read as UTC); the file's text as written when it is no ISO 8601 date; null when it carries none"),
               isDemo: z.boolean().describe("true when this version is the FICTIONAL demo list (`aml serve --demo`), not official data"),
             }),
           )

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { API_KEY_ROLES } from "@/auth/roles";
-import { BODY_CORRELATION_ID as correlationId, schemaComponent } from "@/http/openapi";
+import { BODY_CORRELATION_ID as correlationId, instant, instantOrNull, schemaComponent } from "@/http/openapi";
 import { SOURCE_LISTS } from "@/watchlists/entity";
 import { SLUG_RE } from "./schemas";
 
@@ -20,8 +20,8 @@ export const TenantResponse = z
     webhookUrl: z.string().nullable().describe("The receiver URL; null when no events are queued"),
     monthlyScreeningQuota: z.number().int().min(0).nullable().describe("The monthly quota; null = unlimited"),
     status: z.enum(["active", "suspended"]),
-    createdAt: z.string().describe("ISO 8601 date-time (UTC)"),
-    updatedAt: z.string().describe("ISO 8601 date-time (UTC)"),
+    createdAt: instant("When it was onboarded"),
+    updatedAt: instant("When it last changed"),
   })
   .describe("A tenant. Never carries an API key or the webhook signing secret.");
 
@@ -46,9 +46,9 @@ export const ApiKeyResponse = z
     label: z.string().nullable(),
     role: z.enum(API_KEY_ROLES),
     hint: z.string().describe("The key's visible start (aml_live_xxxx…), enough to tell keys apart; never the secret"),
-    createdAt: z.string(),
+    createdAt: instant("When it was issued"),
     createdBy: z.string().describe("actorType:actorId of who issued it"),
-    revokedAt: z.string().nullable(),
+    revokedAt: instantOrNull("When it was revoked; null while it is valid"),
     revokedBy: z.string().nullable(),
   })
   .describe("An API key's metadata; never the key itself.");

@@ -1,5 +1,5 @@
 import { ServiceError } from "@/errors";
-import { secondsUntilNextUtcMonth, utcMonth } from "@/lib/clock";
+import { secondsUntilNextUtcMonth, startOfNextUtcMonth, utcMonth } from "@/lib/clock";
 import { oncePer } from "@/lib/once-per";
 import type { Db } from "@/storage/db";
 import { advanceHead, readHead } from "@/storage/row-cache";
@@ -50,6 +50,18 @@ function toUsage(state: { used: number; limit: number | null }): Usage {
 /** Current UTC calendar month's usage. */
 export function getUsage(db: Db, tenantId: string, at: Date): Usage {
   return toUsage(readState(db, tenantId, utcMonth(at)));
+}
+
+/** What GET /v1/usage answers: the usage, and which month it counts and when that month's counter resets. */
+export interface UsageReport extends Usage {
+  /** "YYYY-MM", the UTC calendar month counted; the same `period` a 429 names. */
+  period: string;
+  /** ISO 8601 instant (UTC) when the counter starts again from 0. */
+  resetsAt: string;
+}
+
+export function usageReport(db: Db, tenantId: string, at: Date): UsageReport {
+  return { ...getUsage(db, tenantId, at), period: utcMonth(at), resetsAt: startOfNextUtcMonth(at).toISOString() };
 }
 
 /**

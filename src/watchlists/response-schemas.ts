@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BODY_CORRELATION_ID as correlationId, schemaComponent } from "@/http/openapi";
+import { BODY_CORRELATION_ID as correlationId, instant, schemaComponent } from "@/http/openapi";
 import { SOURCE_LISTS } from "./entity";
 
 /**
@@ -16,8 +16,8 @@ const Diff = z
 export const ListsVersionResponse = z
   .object({
     versionId: z.string().describe("The serving snapshot's id"),
-    createdAt: z.string().describe("When the snapshot was recorded (ISO 8601, UTC)"),
-    loadedAt: z.string().describe("When this server loaded it (ISO 8601, UTC)"),
+    createdAt: instant("When the snapshot was recorded"),
+    loadedAt: instant("When this server loaded it"),
     isDemo: z.boolean().describe("true for the FICTIONAL demo list"),
     notice: z.string().nullable().describe("The demo warning; null for real lists"),
     sources: z.array(
@@ -25,9 +25,9 @@ export const ListsVersionResponse = z
         source: Source,
         versionId: z.string(),
         format: z.string(),
-        publishedAt: z.string().nullable().describe("Publication date from inside the file (ISO 8601); null when it carries none"),
+        publishedAt: z.string().nullable().describe("Publication date from inside the file, as an ISO 8601 date-time in UTC (a date alone is its first instant, a time without offset is read as UTC); the file's text as written when it is no ISO 8601 date; null when it carries none"),
         ageDays: z.number().int().nullable().describe("Whole days since publishedAt (compared by maxDataAgeDays); null without a date"),
-        importedAt: z.string(),
+        importedAt: instant("When it was imported"),
         entityCount: z.number().int().min(0),
         nameCount: z.number().int().min(0),
         sha256: z.string(),
@@ -45,8 +45,8 @@ const ListVersion = z.object({
   id: z.string(),
   source: Source,
   format: z.string(),
-  publishedAt: z.string().nullable(),
-  importedAt: z.string(),
+  publishedAt: z.string().nullable().describe("Publication date from inside the file, as an ISO 8601 date-time in UTC (a date alone is its first instant, a time without offset is read as UTC); the file's text as written when it is no ISO 8601 date; null when it carries none"),
+  importedAt: instant("When it was imported"),
   importedBy: z.string(),
   sha256: z.string(),
   files: Files,
@@ -63,7 +63,7 @@ export const ImportReportResponse = z
     snapshot: z
       .object({
         id: z.string(),
-        createdAt: z.string(),
+        createdAt: instant("When the snapshot was recorded"),
         versions: z.partialRecord(Source, z.string()).describe("source → versionId of every list the snapshot serves"),
         isDemo: z.boolean(),
       })

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BODY_CORRELATION_ID as correlationId, schemaComponent } from "@/http/openapi";
+import { BODY_CORRELATION_ID as correlationId, instant as at, instantOrNull as atOrNull, schemaComponent } from "@/http/openapi";
 import { Decision, RiskBand } from "@/screening/schemas";
 import { PEP_TIERS, type PepTier, SOURCE_LISTS } from "@/watchlists/entity";
 import { DELIVERY_STATUSES } from "./outbox-rows";
@@ -10,9 +10,6 @@ import { BULK_REDELIVERY_CAP, BULK_REDELIVERY_STATUSES } from "./redeliver";
  * Response shapes of the delivery-log routes, for the OpenAPI description only: responses are not
  * validated at run time (test/webhooks/deliveries-media.test.ts checks real answers against them).
  */
-
-const at = (what: string) => z.string().describe(`${what} (ISO 8601, UTC)`);
-const atOrNull = (what: string) => z.string().nullable().describe(`${what} (ISO 8601, UTC)`);
 
 export const WebhookDeliveryResponse = z
   .object({

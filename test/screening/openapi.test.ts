@@ -156,7 +156,7 @@ test("bulk documents its byte cap, format parameter and CSV headers", () => {
 
 test("usage has a response schema", () => {
   const usage = resolve(op("/v1/usage", "get").responses?.["200"]?.content?.["application/json"]?.schema ?? {});
-  expect(Object.keys(usage.properties ?? {}).sort()).toEqual(["correlationId", "limit", "remaining", "unlimited", "used"]);
+  expect(Object.keys(usage.properties ?? {}).sort()).toEqual(["correlationId", "limit", "period", "remaining", "resetsAt", "unlimited", "used"]);
 });
 
 test("every operation declares its responses, each a shared problem or a body with a schema", () => {

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { UsageBody } from "@/http/routes/usage";
 import { openDb } from "@/storage/db";
 import { expectProblem, json } from "../helpers/api";
+import { strictDeep } from "../helpers/openapi";
 import { startScreeningWorld, type ScreeningWorld } from "./world";
 
 let world: ScreeningWorld;
@@ -40,7 +42,11 @@ describe("monthly quota", () => {
 
     const usage = await world.get("/v1/usage");
     expect(usage.status).toBe(200);
-    expect(json<{ used: number; limit: number; remaining: number }>(usage)).toMatchObject({ used: 10, limit: 10, remaining: 0 });
+    const body = strictDeep(UsageBody).parse(json(usage));
+    expect(body).toMatchObject({ used: 10, limit: 10, remaining: 0, unlimited: false });
+    // The month counted is the one the 429 names, and it resets at the first instant of the next one.
+    const now = new Date();
+    expect(body).toMatchObject({ period: problem.period, resetsAt: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString() });
 
     const id = world.lists.server.ctx.db.sqlite
       .query<{ id: string }, [string]>("SELECT id FROM screenings WHERE tenant_id = ? LIMIT 1")

@@ -8,7 +8,7 @@ import type { HttpDeps } from "../deps";
 import { guard, secured } from "../guard";
 import { media } from "../media";
 import { decidedRepresentation, JSON_ONLY, JSON_OR_CSV } from "../negotiate";
-import { BODY_CORRELATION_ID, jsonContent, jsonResponse, NO_QUERY_PROBLEM, problemResponses, schemaComponent } from "../openapi";
+import { BODY_CORRELATION_ID, instant, jsonContent, jsonResponse, NO_QUERY_PROBLEM, problemResponses, schemaComponent } from "../openapi";
 import { Paging } from "../paging";
 
 const AuditQuery = z
@@ -29,7 +29,7 @@ const AuditQuery = z
 const AuditEntryResponse = z.object({
   id: z.string(),
   sequence: z.number().int().min(1).describe("Position in the tenant's chain, from 1"),
-  at: z.string().describe("ISO 8601 date-time (UTC)"),
+  at: instant("When it was written"),
   action: z.string(),
   targetType: z.string(),
   targetId: z.string().nullable(),
