@@ -1,5 +1,5 @@
 import { ServiceError } from "@/errors";
-import { isUuid } from "@/lib/ids";
+import { isUuid, storedId } from "@/lib/ids";
 import type { Db } from "@/storage/db";
 import { cachedSetting } from "@/storage/row-cache";
 import type { Principal, TenantCaller } from "./principal";
@@ -13,7 +13,8 @@ export function authorizeTenant(db: Db, principal: Principal, policy: Policy): T
   if (principal.tenantId === null) {
     throw new ServiceError("NO_USABLE_TENANT", "The credential carries no tenant; a tenant-scoped operation needs a tenant_id claim or a tenant API key.");
   }
-  const claimed = principal.tenantId;
+  // A UUID in either case names the same tenant (ids are stored lower case); a slug is compared as written.
+  const claimed = storedId(principal.tenantId);
   const tenant = cachedSetting(db.sqlite, `tenant-status:${claimed}`, () =>
     db.sqlite
       .query<{ id: string; status: string }, [string, string]>("SELECT id, status FROM tenants WHERE id = ? OR slug = ? LIMIT 1")

@@ -27,6 +27,8 @@ beforeAll(async () => {
       "alice-admin": { roles: ["admin"], email: "alice@appliance.example" },
       "bob-analyst": { roles: ["compliance_analyst"], tenantId: seed.id, email: "bob@bank.example" },
       "carol-auditor": { roles: ["auditor"], tenantId: seed.id },
+      // An IdP that writes UUIDs in upper case (some directories do): the same tenant.
+      "dave-upper-case": { roles: ["compliance_analyst"], tenantId: seed.id.toUpperCase() },
     }),
   });
 });
@@ -129,6 +131,15 @@ describe("tenant-scoped endpoints need a usable tenant in the token", () => {
       expect({ clientId, status: res.status, code: res.body.code }).toEqual({ clientId, status: 403, code: "NO_USABLE_TENANT" });
       expect(res.headers.get("content-type")).toStartWith("application/problem+json");
     }
+  });
+
+  test("a tenant_id UUID in upper case names the same tenant", async () => {
+    const token = await stack.idp.authCodePkceToken({ accountId: "dave-upper-case" });
+    expect(jwtPayload(token).tenant_id).toBe(stack.seed.id.toUpperCase());
+    const res = await api<Usage>("GET", "/v1/usage", { credential: { bearer: token } });
+    expect(res.status).toBe(200);
+    const audit = await api<AuditPage>("GET", "/v1/audit", { credential: { bearer: token } });
+    expect(audit.status).toBe(200);
   });
 
   test("a tenant_id naming no tenant (id or slug) → 403 NO_USABLE_TENANT", async () => {
