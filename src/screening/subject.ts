@@ -125,24 +125,36 @@ export const UserReference = z
 
 export const NAME_IN_REFERENCE_MESSAGE = "must not contain the subject's fullName or an alias: it is sent on webhooks, which never carry a name";
 
-/** Whether `tokens` holds `run` as consecutive tokens. */
+/** Whether `tokens` holds `run`'s tokens as consecutive tokens, in any order ("SMITH ANNA" holds "Anna Smith"). */
 function holdsRun(tokens: readonly string[], run: readonly string[]): boolean {
+  const sorted = [...run].sort();
   const last = tokens.length - run.length;
   for (let start = 0; start <= last; start++) {
+    const window = tokens.slice(start, start + run.length).sort();
     let k = 0;
-    while (k < run.length && tokens[start + k] === run[k]) k++;
-    if (k === run.length) return true;
+    while (k < sorted.length && window[k] === sorted[k]) k++;
+    if (k === sorted.length) return true;
   }
   return false;
+}
+
+/** Whether one token of the reference is the name's tokens written together, in order or reversed ("annasmith", "smithanna"). */
+function holdsJoined(tokens: readonly string[], run: readonly string[]): boolean {
+  if (run.length < 2) return false;
+  const joined = run.join("");
+  const reversed = [...run].reverse().join("");
+  return tokens.some((token) => token === joined || token === reversed);
 }
 
 /**
  * Whether the reference contains one of the names whole: every token of the name, after the
  * matcher's normalisation (normaliseName: case, diacritics, punctuation and spacing folded, other
- * scripts transliterated), as consecutive tokens of the reference's. "CUST-boris quillfeather-01"
- * holds "Böris Quillfeather"; "BQ-001" does not, nor does "ANNA-7" hold "Anna Smith" (one token of
- * two). A one-token name ("Madonna") is held when it is a whole token of the reference. Each text is
- * normalised once, folded pieces shared through one cache, so the usual short reference costs a few µs.
+ * scripts transliterated), as consecutive tokens of the reference's in any order, or written together
+ * as one of its tokens. "CUST-boris quillfeather-01", "QUILLFEATHER_BORIS" and "BorisQuillfeather-7"
+ * hold "Böris Quillfeather"; "BQ-001" does not, nor does "ANNA-7" hold "Anna Smith" (one token of
+ * two), nor "carolina-3" hold "Li Na" (only a whole token counts). A one-token name ("Madonna") is
+ * held when it is a whole token of the reference. Each text is normalised once, folded pieces shared
+ * through one cache, so the usual short reference costs a few µs.
  */
 export function referenceHoldsName(reference: string, names: readonly string[]): boolean {
   const cache: FoldCache = new Map();
@@ -150,7 +162,8 @@ export function referenceHoldsName(reference: string, names: readonly string[]):
   if (tokens.length === 0) return false;
   for (const name of names) {
     const run = normaliseName(name, cache).tokens;
-    if (run.length > 0 && run.length <= tokens.length && holdsRun(tokens, run)) return true;
+    if (run.length === 0) continue;
+    if ((run.length <= tokens.length && holdsRun(tokens, run)) || holdsJoined(tokens, run)) return true;
   }
   return false;
 }
