@@ -2,23 +2,44 @@ import type { Db } from "@/storage/db";
 import { entryHash, GENESIS_HASH } from "./chain";
 import type { AuditRow } from "./rows";
 
+/**
+ * A point of a chain recorded by an earlier verification: its entriesChecked (the last sequence, as a
+ * chain starts at 1 with no gaps) and its lastHash. The chain itself proves nothing was changed or
+ * removed before its last entry; only a point kept outside aml.db shows that entries were not cut
+ * from its end, or that the whole chain was not rebuilt.
+ */
+export interface ChainAnchor {
+  sequence: number;
+  hash: string;
+}
+
+export const BREAK_REASONS = ["hash_mismatch", "link_mismatch", "sequence_gap", "unreadable_details", "truncated", "anchor_mismatch"] as const;
+export type BreakReason = (typeof BREAK_REASONS)[number];
+
 export interface AuditVerification {
   intact: boolean;
   entriesChecked: number;
-  /** Id of the first entry whose hash, link or sequence does not hold; null when intact. */
+  /** Id of the first entry whose hash, link or sequence does not hold, or that differs from the anchor; null when intact or truncated. */
   firstBrokenEntryId: string | null;
-  /** Why that entry is broken: hash_mismatch, link_mismatch, sequence_gap or unreadable_details. */
-  reason: string | null;
+  /**
+   * Why: hash_mismatch, link_mismatch, sequence_gap or unreadable_details (the chain does not hold);
+   * truncated (it has fewer entries than the anchor's sequence); anchor_mismatch (the entry at the
+   * anchor's sequence has another hash: rewritten from there, or another chain).
+   */
+  reason: BreakReason | null;
   lastHash: string | null;
+  /** The point checked against, as given; null when none was. */
+  anchor: ChainAnchor | null;
 }
 
 /**
  * Walks a chain in sequence order and recomputes every hash. Reads in one snapshot (a read transaction).
  * `chain` is the chain's key in audit_log: a tenant's id, or SYSTEM_CHAIN for appliance-wide events.
  * Both kinds are stored, linked and hashed alike (the key itself is part of every entry's hash), so
- * one walk verifies either.
+ * one walk verifies either. With an anchor, the chain must also still reach the anchor's sequence
+ * with the anchor's hash there.
  */
-export function verifyAuditChain(db: Db, chain: string): AuditVerification {
+export function verifyAuditChain(db: Db, chain: string, anchor: ChainAnchor | null = null): AuditVerification {
   return db.sqlite.transaction(() => {
     const rows = db.sqlite
       .query<AuditRow, [string]>("SELECT * FROM audit_log WHERE chain = ? ORDER BY seq ASC")
@@ -26,22 +47,23 @@ export function verifyAuditChain(db: Db, chain: string): AuditVerification {
     let expectedPrev = GENESIS_HASH;
     let expectedSeq = 1;
     let checked = 0;
+    const broken = (reason: BreakReason, entryId: string | null): AuditVerification => ({
+      intact: false,
+      entriesChecked: checked,
+      firstBrokenEntryId: entryId,
+      reason,
+      lastHash: null,
+      anchor,
+    });
     for (const row of rows) {
       checked++;
-      const broken = (reason: string): AuditVerification => ({
-        intact: false,
-        entriesChecked: checked,
-        firstBrokenEntryId: row.id,
-        reason,
-        lastHash: null,
-      });
-      if (row.seq !== expectedSeq) return broken("sequence_gap");
-      if (row.prev_hash !== expectedPrev) return broken("link_mismatch");
+      if (row.seq !== expectedSeq) return broken("sequence_gap", row.id);
+      if (row.prev_hash !== expectedPrev) return broken("link_mismatch", row.id);
       let details: unknown;
       try {
         details = JSON.parse(row.details);
       } catch {
-        return broken("unreadable_details");
+        return broken("unreadable_details", row.id);
       }
       const recomputed = entryHash(row.prev_hash, {
         id: row.id,
@@ -56,16 +78,21 @@ export function verifyAuditChain(db: Db, chain: string): AuditVerification {
         correlationId: row.correlation_id,
         details,
       });
-      if (recomputed !== row.hash) return broken("hash_mismatch");
+      if (recomputed !== row.hash) return broken("hash_mismatch", row.id);
+      // The anchor's entry must be the one recorded: a chain rebuilt from scratch links and hashes
+      // fine, but not to the same hashes.
+      if (anchor !== null && row.seq === anchor.sequence && row.hash !== anchor.hash) return broken("anchor_mismatch", row.id);
       expectedPrev = row.hash;
       expectedSeq++;
     }
+    if (anchor !== null && checked < anchor.sequence) return broken("truncated", null);
     return {
       intact: true,
       entriesChecked: checked,
       firstBrokenEntryId: null,
       reason: null,
       lastHash: checked > 0 ? expectedPrev : null,
+      anchor,
     };
   })();
 }

@@ -11,20 +11,30 @@ const MAX_DIGITS = 15;
  * says what to send. The pipe keeps the integer type, bounds and default in the OpenAPI document.
  */
 export function wholeNumberParam(min: number, max: number, fallback: number) {
-  const range = `must be a whole number from ${min} to ${max}`;
-  return z.preprocess(
-    (raw, ctx) => {
-      if (raw === undefined) return undefined;
-      if (Array.isArray(raw)) {
-        ctx.addIssue({ code: "custom", message: "is given more than once; give it once", input: raw });
-        return z.NEVER;
-      }
-      if (typeof raw === "string" && raw.length <= MAX_DIGITS && /^\d+$/.test(raw)) return Number(raw);
-      ctx.addIssue({ code: "custom", message: range, input: raw });
+  const range = rangeMessage(min, max);
+  return z.preprocess(decimalDigits(range), z.number().int().min(min, range).max(max, range).default(fallback));
+}
+
+/** The same, for a parameter with no default: absent stays undefined. */
+export function optionalWholeNumberParam(min: number, max: number) {
+  const range = rangeMessage(min, max);
+  return z.preprocess(decimalDigits(range), z.number().int().min(min, range).max(max, range).optional());
+}
+
+const rangeMessage = (min: number, max: number) => `must be a whole number from ${min} to ${max}`;
+
+/** Reads a query value written in decimal digits as a number; anything else is one issue saying `range`. */
+function decimalDigits(range: string) {
+  return (raw: unknown, ctx: z.RefinementCtx): unknown => {
+    if (raw === undefined) return undefined;
+    if (Array.isArray(raw)) {
+      ctx.addIssue({ code: "custom", message: "is given more than once; give it once", input: raw });
       return z.NEVER;
-    },
-    z.number().int().min(min, range).max(max, range).default(fallback),
-  );
+    }
+    if (typeof raw === "string" && raw.length <= MAX_DIGITS && /^\d+$/.test(raw)) return Number(raw);
+    ctx.addIssue({ code: "custom", message: range, input: raw });
+    return z.NEVER;
+  };
 }
 
 /** skip/take as the spec defines them (defaults 0 and 50); take is capped at 500 to bound a page's cost. */

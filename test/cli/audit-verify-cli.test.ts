@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { appendAudit } from "@/audit/append";
 import { SYSTEM_CHAIN } from "@/audit/chain";
@@ -74,7 +75,7 @@ describe("aml audit verify --system", () => {
     ]);
     const json = await verifyJson<AuditVerification & { chain: string }>(folder, ["--system"]);
     expect(json.code).toBe(0);
-    expect(json.body).toEqual({ chain: "system", intact: true, entriesChecked: 3, firstBrokenEntryId: null, reason: null, lastHash: rows[2]?.hash ?? "" });
+    expect(json.body).toEqual({ chain: "system", intact: true, entriesChecked: 3, firstBrokenEntryId: null, reason: null, lastHash: rows[2]?.hash ?? "", anchor: null });
 
     const human = await folder.aml(["audit", "verify", "--system"]);
     expect(human.code).toBe(0);
@@ -89,7 +90,7 @@ describe("aml audit verify --system", () => {
 
     const json = await verifyJson<AuditVerification & { chain: string }>(folder, ["--system"]);
     expect(json.code).toBe(3);
-    expect(json.body).toEqual({ chain: "system", intact: false, entriesChecked: 2, firstBrokenEntryId: middle.id, reason: "hash_mismatch", lastHash: null });
+    expect(json.body).toEqual({ chain: "system", intact: false, entriesChecked: 2, firstBrokenEntryId: middle.id, reason: "hash_mismatch", lastHash: null, anchor: null });
 
     const human = await folder.aml(["audit", "verify", "--system"]);
     expect(human.code).toBe(3);
@@ -174,6 +175,105 @@ describe("aml audit verify --all", () => {
     const system = await verifyJson<AuditVerification & { chain: string }>(folder, ["--system"]);
     expect(system.code).toBe(0);
     expect(system.body).toMatchObject({ chain: "system", entriesChecked: 1, lastHash: chainRows(folder, SYSTEM_CHAIN).at(-1)?.hash ?? "" });
+  });
+});
+
+describe("anchors: an earlier run's entriesChecked and lastHash", () => {
+  let folder: CliFolder;
+  let kept: string;
+  let cut: string;
+  let emptied: string;
+  let slug: string;
+  const file = (name: string) => join(folder.dataDir, "..", `${name}-${process.pid}.json`);
+  beforeAll(async () => {
+    folder = cliFolder("aml-audit-anchor-");
+    await importVersion(folder, 1);
+    kept = makeTenant(folder.ctx).tenant.id;
+    const created = makeTenant(folder.ctx);
+    cut = created.tenant.id;
+    slug = created.tenant.slug;
+    emptied = makeTenant(folder.ctx).tenant.id;
+    const at = new Date();
+    for (const n of [1, 2, 3]) {
+      writeTx(folder.ctx.db, () =>
+        appendAudit(folder.ctx.db, { chain: cut, action: "quota.set", targetType: "tenant", targetId: cut, at, details: { n }, meta: { actor: { type: "cli", id: "test" } } }),
+      );
+    }
+  });
+  afterAll(() => folder.close());
+
+  /** Runs `--json audit verify args` and keeps its output where an operator's cron would. */
+  async function keep(name: string, args: string[]): Promise<string> {
+    const result = await folder.aml(["--json", "audit", "verify", ...args]);
+    expect(result.code).toBe(0);
+    writeFileSync(file(name), result.stdout);
+    return file(name);
+  }
+
+  test("entries cut from a chain's end, or a whole chain removed, are truncated against an earlier run; the rest stay intact", async () => {
+    const one = await keep("one", [slug]);
+    const all = await keep("all", ["--all"]);
+    const anchor = { sequence: 5, hash: chainRows(folder, cut)[4]?.hash ?? "" };
+    expect((await verifyJson<ChainResult>(folder, [slug, "--against", one])).body).toMatchObject({ chain: cut, intact: true, anchor });
+    expect((await verifyJson<ChainResult>(folder, [slug, "--expect", `5:${anchor.hash}`])).body).toMatchObject({ intact: true, anchor });
+
+    tamperAuditLog(folder.dataDir, "audit_log_no_delete", (db) => {
+      expect(db.run("DELETE FROM audit_log WHERE chain = ? AND seq > 3", [cut]).changes).toBe(2);
+      expect(db.run("DELETE FROM audit_log WHERE chain = ?", [emptied]).changes).toBe(2);
+    });
+    // Without an anchor the cut chain still verifies: nothing in it shows the cut.
+    expect((await verifyJson<ChainResult>(folder, [slug])).code).toBe(0);
+
+    for (const args of [[slug, "--against", one], [slug, "--expect", `5:${anchor.hash}`]]) {
+      const result = await verifyJson<ChainResult>(folder, args);
+      expect(result.code).toBe(3);
+      expect(result.body).toMatchObject({ chain: cut, intact: false, entriesChecked: 3, firstBrokenEntryId: null, reason: "truncated", anchor });
+    }
+    const after = await verifyJson<AllJson>(folder, ["--all", "--against", all]);
+    expect(after.code).toBe(3);
+    expect(after.body.chains.map((r) => [r.chain, r.intact, r.entriesChecked, r.reason])).toEqual([
+      ["system", true, 1, null],
+      [kept, true, 2, null],
+      [cut, false, 3, "truncated"],
+      [emptied, false, 0, "truncated"],
+    ]);
+    const human = await folder.aml(["audit", "verify", "--all", "--against", all]);
+    expect(human.code).toBe(3);
+    expect(human.stdout.trimEnd().split("\n").at(-1)).toBe("2 of 4 chains broken");
+  });
+
+  test("a chain rebuilt past the anchor is anchor_mismatch at the anchor's entry", async () => {
+    const before = await keep("rebuilt", [slug]);
+    const anchorRow = chainRows(folder, cut).at(-1) as AuditRow;
+    tamperAuditLog(folder.dataDir, "audit_log_no_delete", (db) => {
+      expect(db.run("DELETE FROM audit_log WHERE id = ?", [anchorRow.id]).changes).toBe(1);
+    });
+    writeTx(folder.ctx.db, () =>
+      appendAudit(folder.ctx.db, { chain: cut, action: "quota.set", targetType: "tenant", targetId: cut, at: new Date(), details: { n: "forged" }, meta: { actor: { type: "cli", id: "x" } } }),
+    );
+    const forged = chainRows(folder, cut).at(-1) as AuditRow;
+    expect(forged.seq).toBe(anchorRow.seq);
+    const result = await verifyJson<ChainResult>(folder, [slug, "--against", before]);
+    expect(result.code).toBe(3);
+    expect(result.body).toMatchObject({ intact: false, firstBrokenEntryId: forged.id, reason: "anchor_mismatch" });
+  });
+
+  test("an anchor that cannot be read is a usage error (exit 2), never a verification without it", async () => {
+    const garbage = file("garbage");
+    writeFileSync(garbage, '{"hello": "world"}');
+    const hash = "a".repeat(64);
+    for (const [args, message] of [
+      [[slug, "--expect", "5"], /^error: --expect must be <sequence>:<hash>/],
+      [[slug, "--expect", `0:${hash}`], /^error: --expect must be <sequence>:<hash>/],
+      [["--all", "--expect", `5:${hash}`], /^error: --expect names one chain's entry: with --all, give --against <file>/],
+      [[slug, "--expect", `5:${hash}`, "--against", garbage], /^error: give --expect or --against, not both\./],
+      [[slug, "--against", join(tmpdir(), "no-such-anchor-file.json")], /^error: --against: cannot read /],
+      [[slug, "--against", garbage], /^error: --against: .* is not the --json output of `aml audit verify`/],
+    ] as const) {
+      const result = await folder.aml(["audit", "verify", ...args]);
+      expect({ args, code: result.code, stdout: result.stdout }).toEqual({ args, code: 2, stdout: "" });
+      expect(result.stderr.split("\n")[0]).toMatch(message);
+    }
   });
 });
 

@@ -42,6 +42,12 @@ async function verifyOverHttp(tenant: CreatedTenant): Promise<AuditVerification>
   return json<AuditVerification>(res);
 }
 
+async function verifyAnchoredOverHttp(tenant: CreatedTenant, sequence: number, hash: string): Promise<AuditVerification> {
+  const res = await call(server.url, `/v1/audit/verify?sequence=${sequence}&hash=${hash}`, { key: tenant.apiKey });
+  expect(res.status).toBe(200);
+  return json<AuditVerification>(res);
+}
+
 async function verifyWithCli(tenant: CreatedTenant): Promise<{ code: number; result: AuditVerification & { tenant: string } }> {
   const cli = await runCli(["--json", "audit", "verify", tenant.tenant.slug], { dataDir: server.dataDir });
   return { code: cli.code, result: JSON.parse(cli.stdout) as AuditVerification & { tenant: string } };
@@ -83,7 +89,7 @@ describe("what the chain records", () => {
 
   test("an intact chain verifies in the domain, over HTTP and with `aml audit verify` (exit 0)", async () => {
     const { tenant, rows } = busyTenant();
-    const expected = { intact: true, entriesChecked: 5, firstBrokenEntryId: null, reason: null, lastHash: rows[4]?.hash };
+    const expected = { intact: true, entriesChecked: 5, firstBrokenEntryId: null, reason: null, lastHash: rows[4]?.hash, anchor: null };
     expect(verifyAuditChain(server.ctx.db, tenant.tenant.id)).toEqual(expected as AuditVerification);
     expect(await verifyOverHttp(tenant)).toMatchObject(expected);
     const cli = await verifyWithCli(tenant);
@@ -169,5 +175,63 @@ describe("tampering is detected", () => {
     const { tenant, rows } = busyTenant();
     tamperAuditLog(server.dataDir, "audit_log_no_update", (db) => db.run("UPDATE audit_log SET details = 'not json' WHERE id = ?", [rows[1]?.id ?? ""]));
     expect(await verifyOverHttp(tenant)).toMatchObject({ intact: false, firstBrokenEntryId: rows[1]?.id, reason: "unreadable_details" });
+  });
+});
+
+describe("an anchor from an earlier verification shows what the chain alone cannot", () => {
+  /** Cuts the chain's last `n` entries, as an attacker with write access to aml.db would. */
+  function cutLast(tenant: CreatedTenant, n: number): void {
+    tamperAuditLog(server.dataDir, "audit_log_no_delete", (db) => {
+      const cut = db.run("DELETE FROM audit_log WHERE chain = ? AND seq > (SELECT max(seq) FROM audit_log WHERE chain = ?) - ?", [tenant.tenant.id, tenant.tenant.id, n]);
+      expect(cut.changes).toBe(n);
+    });
+  }
+
+  test("entries cut from the end: intact on its own, truncated against the anchor", async () => {
+    const { tenant, rows } = busyTenant();
+    const anchor = { sequence: 5, hash: rows[4]?.hash ?? "" };
+    expect(await verifyAnchoredOverHttp(tenant, anchor.sequence, anchor.hash)).toMatchObject({ intact: true, entriesChecked: 5, reason: null, lastHash: anchor.hash, anchor });
+    cutLast(tenant, 2);
+    // The walk alone cannot tell: what is left links and hashes.
+    expect(await verifyOverHttp(tenant)).toMatchObject({ intact: true, entriesChecked: 3, lastHash: rows[2]?.hash });
+    const truncated = { intact: false, entriesChecked: 3, firstBrokenEntryId: null, reason: "truncated", lastHash: null, anchor };
+    expect(await verifyAnchoredOverHttp(tenant, anchor.sequence, anchor.hash)).toMatchObject(truncated);
+    expect(verifyAuditChain(server.ctx.db, tenant.tenant.id, anchor)).toEqual(truncated as AuditVerification);
+  });
+
+  test("a chain rebuilt after a cut links and hashes, but not to the anchor's hash", async () => {
+    const { tenant, rows } = busyTenant();
+    const anchor = { sequence: 5, hash: rows[4]?.hash ?? "" };
+    cutLast(tenant, 2);
+    // New entries appended where the cut ones were: a valid chain of 6, rewritten from sequence 4.
+    const meta: CallMeta = { actor: { type: "system", id: "rewriter" } };
+    for (const label of ["a", "b", "c"]) issueApiKey(server.ctx, { tenant: tenant.tenant.id, label }, meta);
+    expect(await verifyOverHttp(tenant)).toMatchObject({ intact: true, entriesChecked: 6 });
+    const fifth = server.ctx.db.sqlite.query<{ id: string }, [string]>("SELECT id FROM audit_log WHERE chain = ? AND seq = 5").get(tenant.tenant.id);
+    expect(await verifyAnchoredOverHttp(tenant, anchor.sequence, anchor.hash)).toMatchObject({
+      intact: false,
+      entriesChecked: 5,
+      firstBrokenEntryId: fifth?.id,
+      reason: "anchor_mismatch",
+    });
+    // An earlier anchor the rewrite did not reach still holds.
+    expect(await verifyAnchoredOverHttp(tenant, 3, rows[2]?.hash ?? "")).toMatchObject({ intact: true, entriesChecked: 6 });
+  });
+
+  test("half an anchor, or a malformed one, is 400 naming the field", async () => {
+    const { tenant, rows } = busyTenant();
+    const hash = rows[4]?.hash ?? "";
+    for (const [query, field] of [
+      [`sequence=5`, "query.hash"],
+      [`hash=${hash}`, "query.sequence"],
+      [`sequence=0&hash=${hash}`, "query.sequence"],
+      [`sequence=5&hash=${hash.toUpperCase()}`, "query.hash"],
+      [`sequence=5&hash=abc`, "query.hash"],
+      [`sequence=5&hash=${hash}&extra=1`, "query.extra"],
+    ] as const) {
+      const res = await call(server.url, `/v1/audit/verify?${query}`, { key: tenant.apiKey });
+      expect({ query, status: res.status }).toEqual({ query, status: 400 });
+      expect(json<{ errors: Array<{ field: string }> }>(res).errors.map((e) => e.field)).toContain(field);
+    }
   });
 });

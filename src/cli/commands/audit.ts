@@ -1,6 +1,7 @@
+import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { SYSTEM_CHAIN } from "@/audit/chain";
-import { type AuditVerification, auditChainKeys, verifyAuditChain } from "@/audit/verify";
+import { type AuditVerification, auditChainKeys, type ChainAnchor, verifyAuditChain } from "@/audit/verify";
 import type { Db } from "@/storage/db";
 import { getTenant, listTenants } from "@/tenants/get";
 import type { Tenant } from "@/tenants/schemas";
@@ -14,7 +15,12 @@ export const BROKEN_CHAIN_EXIT = 3;
 interface VerifyOptions {
   system?: boolean;
   all?: boolean;
+  expect?: string;
+  against?: string;
 }
+
+/** Anchors by chain key: the tenant's id, or "system". */
+type Anchors = ReadonlyMap<string, ChainAnchor>;
 
 /** One line of `aml audit verify --all`: which chain, whose, and what its walk found. */
 export interface ChainResult extends AuditVerification {
@@ -35,19 +41,28 @@ export function registerAudit(program: Command): void {
     )
     .option("--system", "verify the system chain (appliance-wide events: list imports) instead of a tenant's")
     .option("--all", "verify the system chain and every tenant's chain, suspended tenants included; one result per chain")
+    .option("--expect <sequence:hash>", "with a tenant or --system: the chain must still hold this entry, an earlier run's entriesChecked and lastHash (else truncated or anchor_mismatch)")
+    .option("--against <file>", "the --json output of an earlier run (one chain or --all): every chain it found intact must still hold its entriesChecked and lastHash")
     .action((ref: string | undefined, options: VerifyOptions, command: Command) => {
       // Before the context: a usage error needs no data folder.
       usageCheck(command, ref, options);
+      const anchors = readAnchors(command, options);
       return withContext(command, (ctx, json) => {
-        if (options.all) return verifyAll(ctx.db, json);
-        if (options.system) return report(json, { chain: SYSTEM_CHAIN, ...verifyAuditChain(ctx.db, SYSTEM_CHAIN) });
+        if (options.all) return verifyAll(ctx.db, json, anchors);
+        const verify = (chain: string) => verifyAuditChain(ctx.db, chain, anchors.get(chain) ?? null);
+        if (options.system) return report(json, { chain: SYSTEM_CHAIN, ...verify(SYSTEM_CHAIN) });
         // A tenant is always looked up by id or slug, never taken as a chain key: a tenant whose slug is
         // "system" gets its own chain here, and only --system reads the system chain.
         const tenant = getTenant(ctx.db, ref ?? "");
-        return report(json, { tenant: tenant.slug, ...verifyAuditChain(ctx.db, tenant.id) });
+        // With --expect the anchor was given for "the chain named": key it by the tenant found.
+        const result = options.expect !== undefined ? verifyAuditChain(ctx.db, tenant.id, anchors.get(EXPECTED) ?? null) : verify(tenant.id);
+        return report(json, { chain: tenant.id, tenant: tenant.slug, ...result });
       });
     });
 }
+
+/** The key --expect's anchor is kept under until the chain it names is known. */
+const EXPECTED = "";
 
 /** Exactly one of: a tenant, --system, --all. Anything else is commander's usage error, exit 2. */
 function usageCheck(command: Command, ref: string | undefined, options: VerifyOptions): void {
@@ -57,6 +72,57 @@ function usageCheck(command: Command, ref: string | undefined, options: VerifyOp
     fail(`give a tenant or ${options.all ? "--all" : "--system"}, not both. Use ${FORMS}.`);
   }
   if (ref === undefined && !options.system && !options.all) fail(`say which chain to verify: ${FORMS}.`);
+  if (options.expect !== undefined && options.against !== undefined) fail("give --expect or --against, not both.");
+  if (options.expect !== undefined && options.all) fail("--expect names one chain's entry: with --all, give --against <file> (an earlier run's --json output).");
+}
+
+/**
+ * The anchors of --expect or --against; a value that cannot be read is a usage error (exit 2), since
+ * verifying without the anchor the operator meant would report "intact" for the wrong question.
+ */
+function readAnchors(command: Command, options: VerifyOptions): Anchors {
+  const fail = (message: string): never => command.error(`error: ${message}`, { exitCode: USAGE_EXIT, code: "aml.audit.usage" });
+  if (options.expect !== undefined) {
+    const match = /^(\d{1,15}):([0-9a-f]{64})$/.exec(options.expect.trim());
+    const sequence = Number(match?.[1]);
+    if (!match || sequence < 1) fail(`--expect must be <sequence>:<hash>, an earlier run's entriesChecked and lastHash (e.g. 42:3f5a…, 64 hex digits); got "${options.expect}".`);
+    return new Map([[EXPECTED, { sequence, hash: match?.[2] ?? "" }]]);
+  }
+  if (options.against === undefined) return new Map();
+  let text: string;
+  try {
+    text = readFileSync(options.against, "utf8");
+  } catch (error) {
+    return fail(`--against: cannot read ${options.against}: ${(error as Error).message}`);
+  }
+  const anchors = anchorsFromRun(text);
+  if (anchors === null) return fail(`--against: ${options.against} is not the --json output of \`aml audit verify\` (one chain, or --all).`);
+  return anchors;
+}
+
+/**
+ * The anchors an earlier `--json` run gives: for each chain it found intact and not empty, its
+ * entriesChecked and lastHash. A chain it found broken gives none (there is no good point to hold
+ * it to). Null when the text is not such an output.
+ */
+export function anchorsFromRun(text: string): Map<string, ChainAnchor> | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const record = (value: unknown): Record<string, unknown> | null =>
+    typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  const top = record(parsed);
+  if (top === null) return null;
+  const runs = Array.isArray(top.chains) ? top.chains.map(record) : [top];
+  const anchors = new Map<string, ChainAnchor>();
+  for (const run of runs) {
+    if (run === null || typeof run.chain !== "string" || typeof run.intact !== "boolean" || typeof run.entriesChecked !== "number") return null;
+    if (run.intact && typeof run.lastHash === "string" && run.entriesChecked >= 1) anchors.set(run.chain, { sequence: run.entriesChecked, hash: run.lastHash });
+  }
+  return anchors;
 }
 
 function report(json: boolean, result: AuditVerification & Record<string, unknown>): void {
@@ -69,15 +135,18 @@ function report(json: boolean, result: AuditVerification & Record<string, unknow
  * The system chain first, then every tenant (suspended ones too) in creation order, then any chain in
  * the log whose tenant row is gone: the log outlives what it describes, and such a chain is still checked.
  */
-function verifyAll(db: Db, json: boolean): void {
+function verifyAll(db: Db, json: boolean, anchors: Anchors): void {
   const tenants = listTenants(db);
   const known = new Set([SYSTEM_CHAIN, ...tenants.map((t) => t.id)]);
+  const verify = (chain: string) => verifyAuditChain(db, chain, anchors.get(chain) ?? null);
+  const orphans = auditChainKeys(db).filter((key) => !known.has(key));
+  for (const key of orphans) known.add(key);
   const results: ChainResult[] = [
-    { chain: SYSTEM_CHAIN, tenant: null, tenantStatus: null, ...verifyAuditChain(db, SYSTEM_CHAIN) },
-    ...tenants.map((t) => ({ chain: t.id, tenant: t.slug, tenantStatus: t.status, ...verifyAuditChain(db, t.id) })),
-    ...auditChainKeys(db)
-      .filter((key) => !known.has(key))
-      .map((key) => ({ chain: key, tenant: null, tenantStatus: null, ...verifyAuditChain(db, key) })),
+    { chain: SYSTEM_CHAIN, tenant: null, tenantStatus: null, ...verify(SYSTEM_CHAIN) },
+    ...tenants.map((t) => ({ chain: t.id, tenant: t.slug, tenantStatus: t.status, ...verify(t.id) })),
+    ...orphans.map((key) => ({ chain: key, tenant: null, tenantStatus: null, ...verify(key) })),
+    // A chain the earlier run held that has no entries and no tenant now: removed whole, so truncated.
+    ...[...anchors.keys()].filter((key) => !known.has(key)).map((key) => ({ chain: key, tenant: null, tenantStatus: null, ...verify(key) })),
   ];
   const broken = results.filter((r) => !r.intact).length;
   if (json) {

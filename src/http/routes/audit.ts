@@ -1,15 +1,14 @@
 import { Elysia } from "elysia";
-import { NoQuery } from "@/http/empty-input";
 import { z } from "zod";
 import { exportAudit, listAudit } from "@/audit/list";
-import { verifyAuditChain } from "@/audit/verify";
+import { BREAK_REASONS, verifyAuditChain } from "@/audit/verify";
 import { toCsv } from "@/exports/csv";
 import type { HttpDeps } from "../deps";
 import { guard, secured } from "../guard";
 import { media } from "../media";
 import { decidedRepresentation, JSON_ONLY, JSON_OR_CSV } from "../negotiate";
-import { BODY_CORRELATION_ID, instant, jsonContent, jsonResponse, NO_QUERY_PROBLEM, problemResponses, schemaComponent } from "../openapi";
-import { Paging } from "../paging";
+import { BODY_CORRELATION_ID, instant, jsonContent, jsonResponse, problemResponses, schemaComponent } from "../openapi";
+import { optionalWholeNumberParam, Paging } from "../paging";
 
 const AuditQuery = z
   .object({
@@ -24,6 +23,21 @@ const AuditQuery = z
     ...Paging.shape,
   })
   .strict();
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** An anchor from an earlier verification: both parts or neither. */
+const VerifyQuery = z
+  .object({
+    sequence: optionalWholeNumberParam(1, Number.MAX_SAFE_INTEGER).describe("With hash: an earlier verification's entriesChecked, the anchor's position in the chain"),
+    hash: z.string().regex(SHA256_HEX, "must be 64 lower-case hex digits (a SHA-256)").optional().describe("With sequence: that verification's lastHash"),
+  })
+  .strict()
+  .superRefine((query, ctx) => {
+    if ((query.sequence === undefined) === (query.hash === undefined)) return;
+    const missing = query.sequence === undefined ? "sequence" : "hash";
+    ctx.addIssue({ code: "custom", path: [missing], message: "is needed with the other: an anchor is an earlier verification's entriesChecked (sequence) and lastHash (hash)" });
+  });
 
 /** Response shapes for the OpenAPI description only (test/http/admin-media.test.ts checks real answers against them). */
 const AuditEntryResponse = z.object({
@@ -53,8 +67,12 @@ export const AuditVerificationResponse = z
     intact: z.boolean(),
     entriesChecked: z.number().int().min(0),
     firstBrokenEntryId: z.string().nullable().describe("The first entry whose hash, link or sequence does not hold; null when intact"),
-    reason: z.enum(["hash_mismatch", "link_mismatch", "sequence_gap", "unreadable_details"]).nullable(),
-    lastHash: z.string().nullable().describe("The last entry's hash when intact and not empty; else null"),
+    reason: z
+      .enum(BREAK_REASONS)
+      .nullable()
+      .describe("Why it is broken: hash_mismatch, link_mismatch, sequence_gap or unreadable_details (the chain does not hold); truncated (fewer entries than the anchor's sequence: cut from its end); anchor_mismatch (the entry at the anchor's sequence has another hash: rewritten from there); null when intact"),
+    lastHash: z.string().nullable().describe("The last entry's hash when intact and not empty; else null. Keep it with entriesChecked: they are the anchor of the next verification"),
+    anchor: z.object({ sequence: z.number().int().min(1), hash: z.string() }).nullable().describe("The anchor checked against, as given; null without one"),
     correlationId: BODY_CORRELATION_ID,
   })
   .describe("The result of walking the tenant's audit hash chain.");
@@ -151,21 +169,28 @@ export function auditRoutes(deps: HttpDeps) {
         },
       },
     )
-    .get("/v1/audit/verify", ({ caller }) => verifyAuditChain(deps.db, caller.tenantId), {
+    .get(
+      "/v1/audit/verify",
+      ({ caller, query }) => {
+        const anchor = query.sequence !== undefined && query.hash !== undefined ? { sequence: query.sequence, hash: query.hash } : null;
+        return verifyAuditChain(deps.db, caller.tenantId, anchor);
+      },
+      {
       tenant: "Screening.Read",
       produces: JSON_ONLY,
-      query: NoQuery,
+      query: VerifyQuery,
       detail: {
         ...secured("Screening.Read", {
           summary: "Verify the tenant's audit hash chain",
           description:
-            "Walks the tenant's entries in sequence order and recomputes each SHA-256 hash (sha256(prevHash + \"\\n\" + canonical JSON of the entry)). Returns intact, the number of entries checked and, when broken, firstBrokenEntryId with a reason (hash_mismatch, link_mismatch, sequence_gap, unreadable_details). No query parameters.",
+            "Walks the tenant's entries in sequence order and recomputes each SHA-256 hash (sha256(prevHash + \"\\n\" + canonical JSON of the entry)). Returns intact, the number of entries checked and, when broken, firstBrokenEntryId with a reason (hash_mismatch, link_mismatch, sequence_gap, unreadable_details). A chain proves nothing was changed or removed before its last entry, not that entries were not cut from its end: keep each verification's entriesChecked and lastHash outside the appliance and pass them as sequence and hash next time, and the chain must still have that entry with that hash (else truncated or anchor_mismatch). Any other query parameter is 400.",
           tags: ["Audit"],
         }),
         responses: {
           200: jsonResponse("The verification result", AUDIT_VERIFICATION_SCHEMA),
-          ...problemResponses([400, 401, 403, 406], { 400: NO_QUERY_PROBLEM }),
+          ...problemResponses([400, 401, 403, 406], { 400: "sequence without hash or hash without sequence, either malformed, or an unknown query parameter." }),
         },
       },
-    });
+      },
+    );
 }
