@@ -38,11 +38,20 @@ export type KeySetCacheOptions = {
 
 const MAX_DOCUMENT_BYTES = 512 * 1024;
 
+/**
+ * Before any key set has loaded, how soon after a failed load the next one may start: no more than
+ * refreshMinIntervalMs, and no more than this, so an IdP that was down when the appliance started is
+ * picked up within seconds of coming back.
+ */
+export const FIRST_LOAD_RETRY_MAX_MS = 5_000;
+
 export class KeySetCache {
   #discovery: Promise<OidcDiscoveryDocument> | null = null;
   #snapshot: KeySnapshot | null = null;
   #inflight: Promise<KeySnapshot> | null = null;
   #lastFetchStartedAt = Number.NEGATIVE_INFINITY;
+  /** The last load's error while no key set has ever loaded; cleared by the first success. */
+  #firstLoadError: OidcDiscoveryError | null = null;
 
   constructor(private readonly opts: KeySetCacheOptions) {}
 
@@ -58,7 +67,7 @@ export class KeySetCache {
   /** The current key set; loads it on first use and refreshes it once it is older than maxAgeMs. */
   async current(): Promise<KeySnapshot> {
     const snapshot = this.#snapshot;
-    if (!snapshot) return this.#refresh();
+    if (!snapshot) return this.#firstLoad();
     const now = this.opts.now();
     if (now - snapshot.fetchedAt < this.opts.maxAgeMs) return snapshot;
     if (!this.#inflight && now - this.#lastFetchStartedAt < this.opts.refreshMinIntervalMs) return snapshot;
@@ -73,6 +82,21 @@ export class KeySetCache {
   async refreshForUnknownKey(): Promise<KeySnapshot | null> {
     if (this.#inflight) return this.#inflight;
     if (this.opts.now() - this.#lastFetchStartedAt < this.opts.refreshMinIntervalMs) return null;
+    return this.#refresh();
+  }
+
+  /**
+   * Loads the first key set. After a failed load the next waits out the retry interval, failing
+   * meanwhile with the same error: otherwise every request with a bearer token (a junk token will do,
+   * no credential is needed) would make the appliance call the IdP while it is down.
+   */
+  #firstLoad(): Promise<KeySnapshot> {
+    const failed = this.#firstLoadError;
+    if (failed && !this.#inflight) {
+      const retryMs = Math.min(this.opts.refreshMinIntervalMs, FIRST_LOAD_RETRY_MAX_MS);
+      const waited = this.opts.now() - this.#lastFetchStartedAt;
+      if (waited < retryMs) return Promise.reject(failed);
+    }
     return this.#refresh();
   }
 
@@ -93,6 +117,7 @@ export class KeySetCache {
       // createLocalJWKSet validates the set's shape; individual bad keys fail later, per token.
       const resolve = createLocalJWKSet(jwks);
       this.#snapshot = { jwks, resolve, fetchedAt: this.opts.now() };
+      this.#firstLoadError = null;
       this.opts.onEvent?.({ type: "jwks_fetched", keyCount: jwks.keys.length });
       return this.#snapshot;
     } catch (error) {
@@ -100,7 +125,9 @@ export class KeySetCache {
       this.#discovery = null;
       const detail = error instanceof Error ? error.message : String(error);
       this.opts.onEvent?.({ type: "jwks_fetch_failed", detail, hadCachedKeys: this.#snapshot !== null });
-      throw error instanceof OidcDiscoveryError ? error : new OidcDiscoveryError(`JWKS: ${detail}`);
+      const failure = error instanceof OidcDiscoveryError ? error : new OidcDiscoveryError(`JWKS: ${detail}`);
+      if (this.#snapshot === null) this.#firstLoadError = failure;
+      throw failure;
     }
   }
 

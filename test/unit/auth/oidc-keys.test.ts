@@ -2,6 +2,7 @@
 // The verifier gets a fake clock (so the 30 s limit is crossed without sleeping) and a counting fetch.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { createOidcVerifier, type FetchLike, InvalidTokenError, type KeySetEvent, OidcDiscoveryError } from "@/auth/oidc";
+import { FIRST_LOAD_RETRY_MAX_MS } from "@/auth/oidc-keys";
 import { validClaims } from "../../helpers/hostile-tokens";
 import { startTestIdp, type TestIdp } from "../../helpers/oidc-idp";
 
@@ -125,21 +126,41 @@ describe("discovery", () => {
     expect(await reasonOf(verifier.verify(await idp.clientCredentialsToken()))).toBe("discovery_failed");
   });
 
-  test("a failed discovery is retried on the next request, not cached", async () => {
+  test("a failed first load is retried after a few seconds, not cached, and not on every request", async () => {
     let down = true;
     const flaky: FetchLike = (url, init) => {
       requests.push(url);
       return down ? Promise.reject(new Error("connect ECONNREFUSED")) : fetch(url, init);
     };
     const events: KeySetEvent[] = [];
-    const verifier = createOidcVerifier({ issuer: idp.issuer, fetch: flaky, onKeySetEvent: (e) => events.push(e) });
+    const verifier = createOidcVerifier({ issuer: idp.issuer, fetch: flaky, now: () => clock, onKeySetEvent: (e) => events.push(e) });
     const token = await idp.clientCredentialsToken();
     expect(await reasonOf(verifier.verify(token))).toBe("discovery_failed");
+    // A flood while the IdP is down, from anyone (no credential is needed to send a bearer token):
+    // the same failure, and no call to the IdP until the retry interval has passed.
+    for (let i = 0; i < 50; i++) expect(await reasonOf(verifier.verify(token))).toBe("discovery_failed");
+    expect(discoveryFetches()).toBe(1);
+    clock += FIRST_LOAD_RETRY_MAX_MS;
     expect(await reasonOf(verifier.verify(token))).toBe("discovery_failed");
+    expect(discoveryFetches()).toBe(2);
+    // The IdP is back: the first request after the interval loads the keys.
     down = false;
+    expect(await reasonOf(verifier.verify(token))).toBe("discovery_failed");
+    clock += FIRST_LOAD_RETRY_MAX_MS;
     expect(await reasonOf(verifier.verify(token))).toBe("accepted");
     expect(discoveryFetches()).toBe(3);
     expect(events.map((e) => e.type)).toEqual(["jwks_fetch_failed", "jwks_fetch_failed", "jwks_fetched"]);
+  });
+
+  test("a key-set endpoint that fails while discovery works is throttled the same way", async () => {
+    const brokenJwks: FetchLike = (url, init) => {
+      requests.push(url);
+      return url.endsWith("/connect/jwks") ? Promise.resolve(new Response("unavailable", { status: 503 })) : fetch(url, init);
+    };
+    const verifier = createOidcVerifier({ issuer: idp.issuer, fetch: brokenJwks, now: () => clock });
+    const junk = await idp.mintRaw(validClaims(idp), { kid: "whatever" });
+    for (let i = 0; i < 40; i++) expect(await reasonOf(verifier.verify(junk))).toBe("discovery_failed");
+    expect([discoveryFetches(), jwksFetches()]).toEqual([1, 1]);
   });
 
   test("an unreachable IdP (closed port) is discovery_failed, and HTTP errors are too", async () => {
