@@ -79,12 +79,25 @@ export function readClaim(payload: unknown, path: ClaimPath): unknown {
 }
 
 /**
- * Roles as a string array. A space-separated string is accepted (some IdPs flatten lists that
- * way); anything else yields no roles, which fails closed at the policy check (403), not here.
+ * OAuth's own space-delimited claims (RFC 6749 §3.3 `scope`; `scp` as Entra and Okta emit it): only a
+ * roles path ending in one of these splits a string on spaces.
  */
-export function claimAsStringList(value: unknown): string[] {
+const SPACE_DELIMITED_CLAIMS = new Set(["scope", "scp"]);
+
+/** Whether a string at `path` is a space-delimited list (see SPACE_DELIMITED_CLAIMS). */
+export function isSpaceDelimitedClaim(path: ClaimPath): boolean {
+  return SPACE_DELIMITED_CLAIMS.has(path.at(-1) ?? "");
+}
+
+/**
+ * Roles as a string array. A list keeps its non-empty strings. A string is one role name, as
+ * written: splitting it would make "not admin" or "auditor-but-not admin" (a group's display name
+ * mapped to a single-valued claim) grant admin. Only a space-delimited claim (`scope`, `scp`) is
+ * split. Anything else yields no roles, which fails closed at the policy check (403), not here.
+ */
+export function claimAsStringList(value: unknown, spaceDelimited = false): string[] {
   if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string" && v.length > 0);
-  if (typeof value === "string") return value.split(/\s+/).filter((v) => v.length > 0);
+  if (typeof value === "string") return spaceDelimited ? value.split(/\s+/).filter((v) => v.length > 0) : value.length > 0 ? [value] : [];
   return [];
 }
 

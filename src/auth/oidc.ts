@@ -1,7 +1,7 @@
 // Bearer-token verification for the OIDC relying party: the service stores no users; admins and
 // tenant users arrive with access tokens from the customer's IdP. No HTTP framework types here.
 import { decodeProtectedHeader, errors as jose, type JWTPayload, type JWTVerifyOptions, jwtVerify } from "jose";
-import { claimAsString, claimAsStringList, readClaim } from "./claims";
+import { claimAsString, claimAsStringList, isSpaceDelimitedClaim, readClaim } from "./claims";
 import { type OidcConfig, type ResolvedOidcConfig, resolveOidcConfig } from "./oidc-config";
 import { fromJoseError, InvalidTokenError } from "./oidc-errors";
 import { KeySetCache, type KeySnapshot, type OidcDiscoveryDocument } from "./oidc-keys";
@@ -100,7 +100,7 @@ function toPrincipal(payload: JWTPayload, config: ResolvedOidcConfig): VerifiedP
   const clientId = claimAsString(payload["client_id"] ?? payload["azp"] ?? payload["appid"]);
   return {
     subject,
-    roles: claimAsStringList(readClaim(payload, config.rolesPath)),
+    roles: claimAsStringList(readClaim(payload, config.rolesPath), isSpaceDelimitedClaim(config.rolesPath)),
     tenantId: claimAsString(readClaim(payload, config.tenantPath)),
     ...(clientId !== null ? { clientId } : {}),
     // exp is a required claim below, so it is present and numeric here.

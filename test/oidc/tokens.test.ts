@@ -3,7 +3,7 @@
 // NO_USABLE_TENANT; with no issuer configured every JWT is refused while API keys keep working.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Tenant } from "@/tenants/schemas";
-import { hostileTokens } from "../helpers/hostile-tokens";
+import { hostileTokens, validClaims } from "../helpers/hostile-tokens";
 import { CONSOLE_SCOPE, pkceLogin } from "../helpers/pkce-login";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { makeTenant } from "../helpers/tenants";
@@ -121,6 +121,21 @@ describe("hostile tokens → 401 problem+json on the real server", () => {
     await expectUnauthenticated("not.a.jwt");
     const res = await api<Problem>("GET", "/v1/usage", { headers: { authorization: `Basic ${btoa("a:b")}` } });
     expect(res.status).toBe(401);
+  });
+});
+
+describe("a roles claim written as one string", () => {
+  test("is one role name: \"not admin\" or a group name ending in admin is not the admin role", async () => {
+    for (const roles of ["not admin", "auditor-but-not admin", "viewer admin"]) {
+      const token = await stack.idp.mintRaw(validClaims(stack.idp, { roles }));
+      const res = await api<Problem>("POST", "/v1/tenants", {
+        credential: { bearer: token },
+        body: { name: "Forged Bank", slug: `forged-${crypto.randomUUID().slice(0, 8)}`, contactEmail: "x@forged.example" },
+      });
+      expect({ roles, status: res.status, code: res.body.code }).toEqual({ roles, status: 403, code: "FORBIDDEN" });
+    }
+    const admin = await stack.idp.mintRaw(validClaims(stack.idp, { roles: "admin" }));
+    expect((await api("GET", "/v1/tenants", { credential: { bearer: admin } })).status).toBe(200);
   });
 });
 

@@ -1,6 +1,6 @@
 // Claim mapping: the path syntax, and real IdP tokens shaped like Keycloak, Auth0/Okta and Entra ones.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ClaimPathError, claimAsString, claimAsStringList, parseClaimPath, readClaim } from "@/auth/claims";
+import { ClaimPathError, claimAsString, claimAsStringList, isSpaceDelimitedClaim, parseClaimPath, readClaim } from "@/auth/claims";
 import { createOidcVerifier, looksLikeJwt } from "@/auth/oidc";
 import { hostileTokens } from "../../helpers/hostile-tokens";
 import { startTestIdp, type TestIdp } from "../../helpers/oidc-idp";
@@ -43,9 +43,14 @@ describe("reading and coercing claims", () => {
     expect(readClaim(payload, ["realm_access", "roles", "length"])).toBeUndefined();
   });
 
-  test("role lists keep non-empty strings; a space-separated string is split; other types give none", () => {
+  test("role lists keep non-empty strings; a string is one role unless the claim is space-delimited; other types give none", () => {
     expect(claimAsStringList(payload.realm_access.roles)).toEqual(["admin"]);
-    expect(claimAsStringList(payload.scp)).toEqual(["a", "b", "c"]);
+    expect(claimAsStringList(payload.scp, isSpaceDelimitedClaim(["scp"]))).toEqual(["a", "b", "c"]);
+    expect(claimAsStringList("x admin", isSpaceDelimitedClaim(["realm_access", "scope"]))).toEqual(["x", "admin"]);
+    // A single-valued roles claim holding a free-text name never yields a role from one of its words.
+    expect(claimAsStringList("not admin", isSpaceDelimitedClaim(["roles"]))).toEqual(["not admin"]);
+    expect(claimAsStringList("admin")).toEqual(["admin"]);
+    expect(claimAsStringList("")).toEqual([]);
     expect(claimAsStringList(undefined)).toEqual([]);
     expect(claimAsStringList({ admin: true })).toEqual([]);
   });
