@@ -67,6 +67,11 @@ export interface ImportListOptions {
    * readListPath found them there (default LARGE_LIST_FILE_BYTES; Infinity parses them whole).
    */
   streamPepBytes?: number;
+  /**
+   * Publish even when a source would lose more than MASS_REMOVAL_SHARE of its serving entities
+   * (errors.ts); without it such an import is refused with MassRemovalError.
+   */
+  allowMassRemoval?: boolean;
 }
 
 /**
@@ -83,7 +88,10 @@ export async function importListFiles(db: Db, files: readonly ListFile[], meta: 
     const { streamed, whole } = splitPepStream(files, options.streamPepBytes ?? LARGE_LIST_FILE_BYTES);
     const imports = await wholeImports(whole, options);
     if (streamed) imports.push(pepStreamImport(streamed, options.isDemo ?? false));
-    return recordImport(db, lease, imports, meta, options.onProgress ? { onProgress: options.onProgress } : {});
+    return recordImport(db, lease, imports, meta, {
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      allowMassRemoval: options.allowMassRemoval ?? false,
+    });
   });
 }
 

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { z } from "zod";
 import { NoQuery } from "@/http/empty-input";
 import { ServiceError } from "@/errors";
 import type { HttpDeps } from "@/http/deps";
@@ -7,7 +8,7 @@ import { media } from "@/http/media";
 import { JSON_ONLY } from "@/http/negotiate";
 import { jsonResponse, NO_QUERY_PROBLEM, NO_WATCHLIST_PROBLEM, problemResponses } from "@/http/openapi";
 import { callMeta } from "@/http/request-state";
-import { ListParseError } from "./errors";
+import { ListParseError, MASS_REMOVAL_FLOOR, MASS_REMOVAL_SHARE, MassRemovalError } from "./errors";
 import { importListFiles } from "./import";
 import { IMPORT_REPORT_SCHEMA, LISTS_VERSION_SCHEMA } from "./response-schemas";
 import type { WatchlistRuntime } from "./runtime";
@@ -32,6 +33,17 @@ const UPLOAD_BODY = {
     },
   },
 };
+
+const ImportQuery = z
+  .object({
+    allowMassRemoval: z
+      .enum(["true", "false"])
+      .optional()
+      .describe(
+        `true publishes even when a source would lose more than ${MASS_REMOVAL_SHARE * 100}% of its serving entities (and at least ${MASS_REMOVAL_FLOOR}); without it such an import is 409 and nothing is published`,
+      ),
+  })
+  .strict();
 
 /** GET /v1/lists/version (not counted against quota) and the admin upload of official list files. */
 export function listRoutes<Index>(deps: HttpDeps, runtime: () => WatchlistRuntime<Index>) {
@@ -69,7 +81,7 @@ export function listRoutes<Index>(deps: HttpDeps, runtime: () => WatchlistRuntim
     )
     .post(
       "/v1/lists/import",
-      async ({ admin, body, request, set }) => {
+      async ({ admin, body, query, request, set }) => {
         // Before anything is read from the upload; the response type (406) was settled before the handler.
         const type = request.headers.get("content-type") ?? "";
         if (!type.startsWith("multipart/form-data")) {
@@ -84,11 +96,14 @@ export function listRoutes<Index>(deps: HttpDeps, runtime: () => WatchlistRuntim
         }
         if (files.length === 0) throw new ServiceError("VALIDATION_FAILED", "No file in the upload.", { fieldIssues: [{ field: "file", message: "is required" }] });
         try {
-          const report = await importListFiles(deps.db, files, callMeta(admin, request));
+          const report = await importListFiles(deps.db, files, callMeta(admin, request), { allowMassRemoval: query.allowMassRemoval === "true" });
           await runtime().refresh();
           set.status = 201;
           return report;
         } catch (error) {
+          if (error instanceof MassRemovalError) {
+            throw new ServiceError("CONFLICT", error.message, { extensions: { removals: error.removals } });
+          }
           if (error instanceof ListParseError) {
             throw new ServiceError("VALIDATION_FAILED", `${error.message}. The serving lists are unchanged.`, {
               fieldIssues: [{ field: "file", message: error.message }],
@@ -100,12 +115,12 @@ export function listRoutes<Index>(deps: HttpDeps, runtime: () => WatchlistRuntim
       {
         admin: true,
         produces: JSON_ONLY,
-        query: NoQuery,
+        query: ImportQuery,
         detail: {
           ...secured("Admin", {
             summary: "Import official list files (air-gapped refresh)",
             description:
-              "multipart/form-data with one or more files (OFAC CSV set/XML/advanced XML, EU FSF XML/CSV, UK OFSI ConList CSV/XLSX, FCDO list, UN XML, Wikidata JSON, FollowTheMoney JSON lines); every file part is read, up to maxUploadBytes (128 MiB by default; 413 above it); an upload that may be over maxJsonBodyBytes (declared so, or chunked) is read only once the caller is known to be an admin: 401 or 403 before any of it is read. Source and format are detected by content. Each changed source becomes a new immutable version; the serving index swaps atomically once loaded. 201 with the import report. A file that fails to parse changes nothing and the 400 names the file and location. 409 while another import runs. Any other Content-Type is 415, and an Accept that allows no JSON type is 406, both before anything is imported. No query parameters.",
+              `multipart/form-data with one or more files (OFAC CSV set/XML/advanced XML, EU FSF XML/CSV, UK OFSI ConList CSV/XLSX, FCDO list, UN XML, Wikidata JSON, FollowTheMoney JSON lines); every file part is read, up to maxUploadBytes (128 MiB by default; 413 above it); an upload that may be over maxJsonBodyBytes (declared so, or chunked) is read only once the caller is known to be an admin: 401 or 403 before any of it is read. Source and format are detected by content. Each changed source becomes a new immutable version; the serving index swaps atomically once loaded. 201 with the import report. A file that fails to parse changes nothing and the 400 names the file and location. 409 while another import runs, and 409 (with removals: [{source, removed, previous}]) when a source would lose more than ${MASS_REMOVAL_SHARE * 100}% of its serving entities and at least ${MASS_REMOVAL_FLOOR}: a truncated or partial file looks like that, so nothing is published unless allowMassRemoval=true (the first real import over the demo list is never refused). Any other Content-Type is 415, and an Accept that allows no JSON type is 406, both before anything is imported. Any other query parameter is 400.`,
             tags: ["Watchlists"],
           }),
           requestBody: UPLOAD_BODY,
@@ -114,7 +129,7 @@ export function listRoutes<Index>(deps: HttpDeps, runtime: () => WatchlistRuntim
             ...problemResponses([400, 401, 403, 406, 409, 413, 415], {
               400: "No file in the upload, a file that fails to parse (named, with where it broke; nothing changes) or an unknown query parameter.",
               403: "The credential is an API key, or a bearer token without the admin role.",
-              409: "Another import is running.",
+              409: "Another import is running, or a source would lose more than the allowed share of its serving entities (removals lists them; nothing was published).",
               413: "The upload is over maxUploadBytes.",
               415: "UNSUPPORTED_MEDIA_TYPE: the body is not multipart/form-data. Refused before anything is imported.",
             }),

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import type { AppContext } from "@/context";
 import { latestSnapshot, listVersions, snapshotVersions } from "@/watchlists/store/read";
 import type { ImportReport } from "@/watchlists/store/types";
+import { MASS_REMOVAL_FLOOR, MASS_REMOVAL_SHARE } from "@/watchlists/errors";
 import { ageInDays, DEMO_NOTICE } from "@/watchlists/version-view";
 import { cliMeta, withContext } from "../context";
 import { requireInputFiles } from "../paths";
@@ -14,10 +15,14 @@ export function registerLists(program: Command): void {
   lists
     .command("import <paths...>")
     .description("Import list files or folders (source and format detected by content); a running server picks them up within seconds")
-    .action((paths: string[], _options: unknown, command: Command) => {
+    .option(
+      "--allow-mass-removal",
+      `publish even when a source would lose more than ${MASS_REMOVAL_SHARE * 100}% of its serving entities (at least ${MASS_REMOVAL_FLOOR}); without it such an import is refused, as a truncated or partial file looks like that`,
+    )
+    .action((paths: string[], options: { allowMassRemoval?: boolean }, command: Command) => {
       // Before the context: a mistyped path must not create a data folder on the way to failing.
       requireInputFiles(paths);
-      return withContext(command, (ctx, json) => importLists(ctx, paths, json), { setsUp: true });
+      return withContext(command, (ctx, json) => importLists(ctx, paths, json, options.allowMassRemoval ?? false), { setsUp: true });
     });
 
   lists
@@ -59,13 +64,14 @@ export function registerLists(program: Command): void {
     );
 }
 
-async function importLists(ctx: AppContext, paths: string[], json: boolean): Promise<void> {
+async function importLists(ctx: AppContext, paths: string[], json: boolean, allowMassRemoval: boolean): Promise<void> {
   // Loaded on use: parsers for every official format are only needed by this command.
   const { importListFiles, readListPath } = await import("@/watchlists/import");
   const files = paths.flatMap((p) => readListPath(p));
   const progress = progressReporter(!json);
   progress.phase(`parsing ${files.length} file(s)`);
   const report = await importListFiles(ctx.db, files, cliMeta(), {
+    allowMassRemoval,
     onParsed: (parsed) => progress.phase(`parsed ${parsed.map((p) => `${p.source} (${p.format}, ${p.entities.length})`).join(", ")}`),
     onProgress: (event) => progress.update(`${event.source} ${event.phase}`, event.done),
   });

@@ -5,6 +5,7 @@ import type { CallMeta } from "@/context";
 import { newId } from "@/lib/ids";
 import { type Db, walAutocheckpoint, writeTx } from "@/storage/db";
 import type { SourceList, WatchlistEntity } from "../entity";
+import { isMassRemoval, MassRemovalError } from "../errors";
 import { entityRow } from "./entity-row";
 import type { ImportLease } from "./import-lock";
 import { latestSnapshot } from "./read";
@@ -34,7 +35,7 @@ export async function recordImport(
   lease: ImportLease,
   imports: readonly SourceImport[],
   meta: CallMeta,
-  options: { at?: Date; onProgress?: ImportProgress } = {},
+  options: { at?: Date; onProgress?: ImportProgress; allowMassRemoval?: boolean } = {},
 ): Promise<ImportReport> {
   const started = performance.now();
   const at = options.at ?? new Date();
@@ -67,6 +68,10 @@ export async function recordImport(
         // path, which the CLI takes: a server would pause its screens for it.
         if (item.rowBatches && wroteWhole) Bun.gc(true);
         built = await writeEntities(db, lease, item, previous, options.onProgress);
+        // Against real lists only: the first real import replaces the demo list whole, by design.
+        if (previous && previous.is_demo === 0 && !options.allowMassRemoval && isMassRemoval(built.removed, previous.entity_count)) {
+          throw new MassRemovalError([{ source: item.source, removed: built.removed, previous: previous.entity_count }]);
+        }
         if (!isStream(item)) {
           // Written: the parsed entities are garbage now, not something a large stream after them should sit on.
           item.entities = [];

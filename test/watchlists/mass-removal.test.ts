@@ -1,0 +1,142 @@
+// An import that would remove a large share of a source is refused before anything is published:
+// the real OFAC sdn.csv cut at a line break parses cleanly (only its alias and address rows point at
+// records that are gone), and OFAC's consolidated files imported alone replace the whole SDN list.
+// Either would have screened thousands of listed parties as Clear.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { openDb, type Db } from "@/storage/db";
+import { isMassRemoval, MASS_REMOVAL_FLOOR, MassRemovalError } from "@/watchlists/errors";
+import { importListFiles, type ListFile } from "@/watchlists/import";
+import { latestSnapshot } from "@/watchlists/store/read";
+import { type CliFolder, cliFolder } from "../helpers/cli-folder";
+import { startIndex } from "@/matching/index";
+import { watchlistExtension } from "@/watchlists/extension";
+import { type OidcStack, startOidcStack } from "../oidc/harness";
+
+const OFAC = join(import.meta.dir, "..", "..", "..", "shared", "watchlists", "ofac");
+const meta = { actor: { type: "cli" as const, id: "test" } };
+const read = (name: string): ListFile => ({ name, bytes: new Uint8Array(readFileSync(join(OFAC, name))) });
+const SDN_SET = ["sdn.csv", "add.csv", "alt.csv"];
+const sdnSet = (): ListFile[] => SDN_SET.map(read);
+
+/** sdn.csv cut after its first `lines` lines, at a line break, with add.csv and alt.csv whole. */
+function cutSdnSet(lines: number): ListFile[] {
+  const text = new TextDecoder().decode(read("sdn.csv").bytes);
+  const cut = `${text.split("\n").slice(0, lines).join("\n")}\n`;
+  return [{ name: "sdn.csv", bytes: new TextEncoder().encode(cut) }, read("add.csv"), read("alt.csv")];
+}
+
+const entityCount = (db: Db): number => db.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM list_entities").get()?.n ?? 0;
+
+describe("the rule", () => {
+  test("more than 10% of the serving entities, and at least the floor, needs the operator's allowance", () => {
+    expect(isMassRemoval(MASS_REMOVAL_FLOOR - 1, 100)).toBe(false);
+    expect(isMassRemoval(MASS_REMOVAL_FLOOR, 1000)).toBe(false);
+    expect(isMassRemoval(101, 1000)).toBe(true);
+    expect(isMassRemoval(1256, 14965)).toBe(false); // a real year of OFAC delistings (8.4%) passes
+  });
+});
+
+describe("importListFiles", () => {
+  let db: Db;
+  afterEach(() => db?.close());
+
+  test("a cut sdn.csv is refused with nothing published and no rows left behind; allowed, it publishes", async () => {
+    db = openDb(":memory:");
+    const whole = await importListFiles(db, sdnSet(), meta);
+    const serving = latestSnapshot(db);
+    const rowsBefore = entityCount(db);
+
+    const error = await importListFiles(db, cutSdnSet(6000), meta).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MassRemovalError);
+    const removal = (error as MassRemovalError).removals[0];
+    expect(removal?.source).toBe("OFAC");
+    expect(removal?.previous).toBe(whole.results[0]?.version.entityCount ?? 0);
+    expect(removal?.removed).toBeGreaterThan(7000);
+    expect((error as Error).message).toContain("Nothing was published");
+    expect((error as Error).message).toContain("--allow-mass-removal");
+    expect(latestSnapshot(db)?.id).toBe(serving?.id ?? "");
+    expect(entityCount(db)).toBe(rowsBefore);
+
+    const allowed = await importListFiles(db, cutSdnSet(6000), meta, { allowMassRemoval: true });
+    expect(allowed.results[0]?.version.diff.removed).toBe(removal?.removed ?? -1);
+    expect(latestSnapshot(db)?.id).not.toBe(serving?.id ?? "");
+  });
+
+  test("OFAC's consolidated files alone after the SDN set are refused: one source, so they would replace it", async () => {
+    db = openDb(":memory:");
+    await importListFiles(db, sdnSet(), meta);
+    const error = await importListFiles(db, ["cons_prim.csv", "cons_add.csv", "cons_alt.csv"].map(read), meta).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MassRemovalError);
+    expect((error as Error).message).toContain("SDN and consolidated (non-SDN) files are one source");
+    // Together they import.
+    const both = await importListFiles(db, [...sdnSet(), ...["cons_prim.csv", "cons_add.csv", "cons_alt.csv"].map(read)], meta);
+    expect(both.results[0]?.version.diff.removed).toBe(0);
+  });
+
+  test("the first real list over the demo list is never refused", async () => {
+    db = openDb(":memory:");
+    await importListFiles(db, sdnSet(), meta, { isDemo: true });
+    const real = await importListFiles(db, cutSdnSet(3000), meta);
+    expect(real.results[0]?.version.diff.removed).toBeGreaterThan(MASS_REMOVAL_FLOOR);
+  });
+});
+
+describe("aml lists import", () => {
+  let folder: CliFolder;
+  beforeAll(() => {
+    folder = cliFolder("aml-mass-removal-");
+  });
+  afterAll(() => folder.close());
+
+  function writeSet(name: string, files: ListFile[]): string {
+    const dir = join(folder.dataDir, "..", `${name}-${process.pid}`);
+    mkdirSync(dir, { recursive: true });
+    for (const file of files) writeFileSync(join(dir, file.name), file.bytes);
+    return dir;
+  }
+
+  test("exits non-zero naming the source and the flag; --allow-mass-removal publishes", async () => {
+    expect((await folder.aml(["lists", "import", writeSet("whole", sdnSet())])).code).toBe(0);
+    const cut = writeSet("cut", cutSdnSet(6000));
+    const refused = await folder.aml(["lists", "import", cut]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("Refused: OFAC would lose");
+    expect(refused.stderr).toContain("aml lists import --allow-mass-removal");
+    const allowed = await folder.aml(["--json", "lists", "import", "--allow-mass-removal", cut]);
+    expect(allowed.code).toBe(0);
+    expect(JSON.parse(allowed.stdout).results[0].version.entityCount).toBe(6000);
+  });
+});
+
+describe("POST /v1/lists/import", () => {
+  let stack: OidcStack;
+  beforeAll(async () => {
+    stack = await startOidcStack({ extensions: async () => [watchlistExtension(startIndex, { pollMs: 200 })] });
+  });
+  afterAll(() => stack.close());
+
+  async function upload(files: ListFile[], query = ""): Promise<Response> {
+    const form = new FormData();
+    for (const file of files) form.append("file", new Blob([file.bytes]), file.name);
+    return fetch(`${stack.server.url}/v1/lists/import${query}`, { method: "POST", headers: { authorization: `Bearer ${await stack.token()}` }, body: form });
+  }
+
+  test("409 with the removals, nothing published; allowMassRemoval=true publishes", async () => {
+    expect((await upload(sdnSet())).status).toBe(201);
+    const before = latestSnapshot(stack.server.ctx.db)?.id;
+    const refused = await upload(cutSdnSet(6000));
+    expect(refused.status).toBe(409);
+    const problem = (await refused.json()) as { code: string; removals: Array<{ source: string; removed: number; previous: number }> };
+    expect(problem.code).toBe("CONFLICT");
+    expect(problem.removals.map((r) => r.source)).toEqual(["OFAC"]);
+    expect(problem.removals[0]?.removed).toBeGreaterThan(7000);
+    expect(latestSnapshot(stack.server.ctx.db)?.id).toBe(before ?? "");
+    expect((await upload(cutSdnSet(6000), "?allowMassRemoval=yes")).status).toBe(400);
+    expect(latestSnapshot(stack.server.ctx.db)?.id).toBe(before ?? "");
+    const allowed = await upload(cutSdnSet(6000), "?allowMassRemoval=true");
+    expect(allowed.status).toBe(201);
+    expect(latestSnapshot(stack.server.ctx.db)?.id).not.toBe(before ?? "");
+  });
+});
