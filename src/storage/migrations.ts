@@ -7,6 +7,7 @@ import m0005 from "../../migrations/0005_no_replace.sql" with { type: "text" };
 import m0006 from "../../migrations/0006_dead_deliveries.sql" with { type: "text" };
 import m0007 from "../../migrations/0007_deliveries_by_screening.sql" with { type: "text" };
 import m0008 from "../../migrations/0008_no_replace_by_rowid.sql" with { type: "text" };
+import m0009 from "../../migrations/0009_counters_and_changes_kept.sql" with { type: "text" };
 
 /**
  * Every SQL migration, in order, embedded in the binary as text. A test checks that each file in
@@ -22,4 +23,5 @@ export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ name: string; sql: string }> =
   { name: "0006_dead_deliveries", sql: m0006 },
   { name: "0007_deliveries_by_screening", sql: m0007 },
   { name: "0008_no_replace_by_rowid", sql: m0008 },
+  { name: "0009_counters_and_changes_kept", sql: m0009 },
 ];

@@ -94,6 +94,35 @@ describe("immutability", () => {
     }
   });
 
+  test("a usage counter only grows, and a committed version's change rows are kept (a sqlite3 shell)", async () => {
+    await world.post("/v1/screenings/check", { fullName: "Counter Growth" });
+    const shell = new Database(join(world.lists.server.dataDir, DB_FILE));
+    try {
+      const used = () => shell.query<{ n: number }, []>("SELECT sum(used) AS n FROM usage_counters").get()?.n ?? 0;
+      const before = used();
+      expect(before).toBeGreaterThan(0);
+      expect(() => shell.run("UPDATE usage_counters SET used = 0")).toThrow("usage counters only grow");
+      expect(() => shell.run("UPDATE usage_counters SET period = '1999-01'")).toThrow("usage counters only grow");
+      expect(() => shell.run("DELETE FROM usage_counters")).toThrow("usage counters are kept");
+      expect(used()).toBe(before);
+      // Growing is what a charge does.
+      shell.run("UPDATE usage_counters SET used = used + 1");
+      expect(used()).toBeGreaterThan(before);
+
+      const changes = () => shell.query<{ n: number }, []>("SELECT count(*) AS n FROM list_changes").get()?.n ?? 0;
+      const kept = changes();
+      expect(kept).toBeGreaterThan(0);
+      expect(() => shell.run("DELETE FROM list_changes")).toThrow("changes of a committed list version are kept");
+      expect(() => shell.run("UPDATE list_changes SET change = 'removed'")).toThrow("list changes are immutable");
+      expect(changes()).toBe(kept);
+      // A version not committed yet (an import that stopped) leaves orphans, which may go.
+      shell.run("INSERT INTO list_changes (version_id, external_id, change) VALUES ('uncommitted', 'x', 'added')");
+      expect(shell.run("DELETE FROM list_changes WHERE version_id = 'uncommitted'").changes).toBe(1);
+    } finally {
+      shell.close();
+    }
+  });
+
   test("each screening has one case, open unless the screening is Clear", async () => {
     const clear = json<{ id: string }>(await world.post("/v1/screenings/check", { fullName: "Penelope Whitcombe-Arden" })).id;
     const db = world.lists.server.ctx.db.sqlite;
