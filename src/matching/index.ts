@@ -96,6 +96,7 @@ export class IndexBuilder {
   private readonly entityFrequency: number[] = [];
   private readonly lastEntity: number[] = [];
   private readonly lastName: number[] = [];
+  private readonly lastNoiseName: number[] = [];
   /** Names posted twice under one token (see NameTable.repeats); rare, so a list, not a column. */
   private readonly repeating: number[] = [];
   private readonly nameEntity = new GrowableU32(1 << 14);
@@ -106,6 +107,8 @@ export class IndexBuilder {
   private readonly flagsBuf = new GrowableU32(1 << 16);
   private readonly postingToken = new GrowableU32(1 << 16);
   private readonly postingName = new GrowableU32(1 << 16);
+  private readonly noisePostingToken = new GrowableU32(1 << 12);
+  private readonly noisePostingName = new GrowableU32(1 << 12);
   private readonly entitySource = new GrowableU32(1 << 14);
   private readonly entityType = new GrowableU32(1 << 14);
   private readonly entityDeceased = new GrowableU32(1 << 14);
@@ -163,9 +166,9 @@ export class IndexBuilder {
         const flags = normalised.flags[i]!;
         tokens.push(nameIds[i]!);
         this.flagsBuf.push(flags);
-        if (!(flags & TOKEN_NOISE)) this.post(nameIds[i]!, nameId);
+        this.post(nameIds[i]!, nameId, (flags & TOKEN_NOISE) !== 0);
       }
-      for (const joined of joinedForms(normalised)) this.post(this.intern(joined.text, e, false), nameId);
+      for (const joined of joinedForms(normalised)) this.post(this.intern(joined.text, e, false), nameId, false);
     }
   }
 
@@ -179,6 +182,7 @@ export class IndexBuilder {
       this.entityFrequency.push(0);
       this.lastEntity.push(-1);
       this.lastName.push(-1);
+      this.lastNoiseName.push(-1);
     }
     if (this.abjad[id] !== 2) this.abjad[id] = isAbjad ? 1 : 2;
     if (this.lastEntity[id] !== e) {
@@ -195,17 +199,23 @@ export class IndexBuilder {
   }
 
   /**
-   * Posting a name twice under one token is what marks it as repeating: a token written twice, or
-   * (rarely) a joined spelling equal to one of its tokens, which only makes retrieval count both.
+   * Posts a name under one of its tokens: a noise word (legal form, title) in the noise postings,
+   * any other token in the postings. Posting a name twice under one token is what marks it as
+   * repeating: a token written twice (also once as a name word and once inside a legal form, "Bank
+   * ... Non Bank Credit Organization"), or (rarely) a joined spelling equal to one of its tokens,
+   * which only makes retrieval count both. Each list holds a name once.
    */
-  private post(tokenId: number, nameId: number): void {
-    if (this.lastName[tokenId] === nameId) {
+  private post(tokenId: number, nameId: number, noise: boolean): void {
+    const last = noise ? this.lastNoiseName : this.lastName;
+    const other = noise ? this.lastName : this.lastNoiseName;
+    if (other[tokenId] === nameId) this.repeating.push(nameId);
+    if (last[tokenId] === nameId) {
       this.repeating.push(nameId);
       return;
     }
-    this.lastName[tokenId] = nameId;
-    this.postingToken.push(tokenId);
-    this.postingName.push(nameId);
+    last[tokenId] = nameId;
+    (noise ? this.noisePostingToken : this.postingToken).push(tokenId);
+    (noise ? this.noisePostingName : this.postingName).push(nameId);
   }
 
   finish(): MatchIndex {
@@ -221,6 +231,8 @@ export class IndexBuilder {
       entityCount: this.entityCount,
       postingToken: this.postingToken,
       postingName: this.postingName,
+      noisePostingToken: this.noisePostingToken,
+      noisePostingName: this.noisePostingName,
     });
     const nameCount = this.nameEntity.length;
     const tokenArr = this.tokens.toArray();
@@ -235,7 +247,7 @@ export class IndexBuilder {
       }
       weightSum[n] = sum;
     }
-    orderPostingsByWeight(vocab.postings.start, vocab.postings.values, weightSum);
+    orderPostingsByWeight([vocab.postings, vocab.noisePostings], weightSum);
     const entityTable: EntityTable = {
       source: Uint8Array.from(this.entitySource.toArray()),
       type: Uint8Array.from(this.entityType.toArray()),

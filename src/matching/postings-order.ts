@@ -1,3 +1,5 @@
+import type { Csr } from "./growable";
+
 /**
  * Reorders every posting list by the listed name's total rarity weight (lightest first, then by
  * name id). Retrieval can then stop reading a list where names become too heavy to match: a name
@@ -5,15 +7,19 @@
  * whatever else it shares, and at production scale most of the 10^5 names under "mohammed" carry
  * a rarer surname a one-token query cannot cover. See weightCut in retrieve.ts.
  */
-export function orderPostingsByWeight(start: Uint32Array, values: Uint32Array, weightSum: Float32Array): void {
+export function orderPostingsByWeight(lists: readonly Csr[], weightSum: Float32Array): void {
+  // One order for every posting structure (names by their tokens, names by their noise tokens):
+  // sorting a million names by weight is the costly part.
   const order = namesByWeight(weightSum);
   const rank = new Uint32Array(order.length);
   for (let i = 0; i < order.length; i++) rank[order[i]!] = i;
-  for (let p = 0; p < values.length; p++) values[p] = rank[values[p]!]!;
-  const rows = start.length - 1;
-  // Numeric typed-array sorts need no comparator: each row sorted by rank, then mapped back.
-  for (let t = 0; t < rows; t++) if (start[t + 1]! - start[t]! > 1) values.subarray(start[t]!, start[t + 1]!).sort();
-  for (let p = 0; p < values.length; p++) values[p] = order[values[p]!]!;
+  for (const { start, values } of lists) {
+    for (let p = 0; p < values.length; p++) values[p] = rank[values[p]!]!;
+    const rows = start.length - 1;
+    // Numeric typed-array sorts need no comparator: each row sorted by rank, then mapped back.
+    for (let t = 0; t < rows; t++) if (start[t + 1]! - start[t]! > 1) values.subarray(start[t]!, start[t + 1]!).sort();
+    for (let p = 0; p < values.length; p++) values[p] = order[values[p]!]!;
+  }
 }
 
 const ID_BITS = 22;

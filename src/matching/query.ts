@@ -10,7 +10,18 @@ export interface QueryToken {
   readonly form: TokenForm;
   readonly flags: number;
   readonly weight: number;
+  /**
+   * The token's weight as a noise word (NOISE_WEIGHT of its rarity): what it weighs where scoring
+   * reads it as the listed name's legal form or title it spells ("Compani", score.ts).
+   */
+  readonly noiseWeight: number;
   readonly expansions: readonly Expansion[];
+  /**
+   * Names posted under the expansions as a noise word (vocab.noisePostings): 0 for nearly every
+   * token. Summed once with the expansions, so that retrieval does not read the noise rows of 48
+   * random vocabulary tokens per query token to find them empty.
+   */
+  readonly noisePostings: number;
   /**
    * Vocabulary token → similarity (expansions, then direct comparisons made during scoring), built
    * by the first comparison: most query tokens are never scored (a name that matches nothing has no
@@ -69,14 +80,20 @@ function cachedToken(index: MatchIndex, text: string, abjad: boolean, options: E
 /** A token's comparison form, computed once, and its expansions. */
 function expandedToken(index: MatchIndex, text: string, abjad: boolean, options: ExpandOptions, joined: boolean): CachedToken {
   const form = queryForm(text, abjad);
-  return { form, expansions: expandToken(index, form, options, joined) };
+  const expansions = expandToken(index, form, options, joined);
+  const { start } = index.vocab.noisePostings;
+  let noisePostings = 0;
+  for (const e of expansions) noisePostings += start[e.token + 1]! - start[e.token]!;
+  return { form, expansions, noisePostings };
 }
 
 function makeToken(index: MatchIndex, text: string, flags: number, options: ExpandOptions, joined = false): QueryToken {
   const abjad = (flags & TOKEN_ABJAD) !== 0;
-  const { form, expansions } = joined ? expandedToken(index, text, abjad, options, true) : cachedToken(index, text, abjad, options);
-  const weight = tokenWeight(queryTokenWeight(index, expansions), flags, text.length);
-  return { text, form, flags, weight, expansions, sims: null, mergedSims: null };
+  const { form, expansions, noisePostings } = joined ? expandedToken(index, text, abjad, options, true) : cachedToken(index, text, abjad, options);
+  const rarity = queryTokenWeight(index, expansions);
+  const weight = tokenWeight(rarity, flags, text.length);
+  const noiseWeight = tokenWeight(rarity, flags | TOKEN_NOISE, text.length);
+  return { text, form, flags, weight, noiseWeight, expansions, noisePostings, sims: null, mergedSims: null };
 }
 
 export function planQuery(index: MatchIndex, raw: string, options: ExpandOptions): QueryPlan {

@@ -1,11 +1,11 @@
-import type { MatchIndex } from "./index";
-import { TOKEN_NOISE } from "./normalise";
+import { type MatchIndex, tokenWeight } from "./index";
+import { isPatronymic, TOKEN_NOISE } from "./normalise";
 import type { Expansion } from "./expand";
-import type { GrowableU32 } from "./growable";
+import type { Csr, GrowableU32 } from "./growable";
 import type { QueryPlan, QueryToken } from "./query";
 import { buffersOf, nextMark, R_ACC_CANDIDATE, R_ACC_QUERY, R_BEST, RECORD, type SearchBuffers } from "./scratch";
-import { combineCoverage, isSubstantive, minQueryShare } from "./score";
-import { OMISSION_PENALTY } from "./weights";
+import { combineCoverage, isSubstantive, minQueryShare, spellsNoiseWord } from "./score";
+import { INITIAL_WEIGHT, OMISSION_PENALTY, PATRONYMIC_WEIGHT } from "./weights";
 
 /**
  * Candidates whose retrieval estimate is this far below the threshold are not scored. The estimate
@@ -32,18 +32,19 @@ interface Slot {
 
 /**
  * Which query tokens must be looked up to find every name that could still reach the threshold.
- * A name that shares none of the "creating" tokens can only gather what the other tokens offer;
- * once that is too little, by weight (a name sharing only "Mohammed" with "Mohammed Nasrallah" can
- * never score high enough) or by count (a multi-token query needs two tokens matched, see
- * SINGLE_TOKEN_FACTOR), the other tokens' postings only add to names already found.
+ * A name that shares none of the "creating" tokens can only gather what the other tokens offer
+ * (and the gate's free weight, see ShareGate); once that is too little, by weight (a name sharing only
+ * "Mohammed" with "Mohammed Nasrallah" can never score high enough) or by count (a multi-token
+ * query needs two tokens matched, see SINGLE_TOKEN_FACTOR), the other tokens' postings only add to
+ * names already found. A token's postings are its spellings' postings and noise postings alike.
  * Two choices of creating tokens are tried, rarest-first and fewest-postings-first, and the one
  * reading fewer postings wins: in "Lin Al-Amid" the rare "amid" has 10^4 spellings' worth of
  * names at production scale, "lin" a few thousand, and either alone finds every possible match.
  */
-function planSlots(index: MatchIndex, plan: QueryPlan, threshold: number): Slot[] {
+function planSlots(index: MatchIndex, plan: QueryPlan, gate: ShareGate): Slot[] {
   const starts = index.vocab.postings.start;
   const postingsOf = (t: QueryToken) => {
-    let total = 0;
+    let total = t.noisePostings;
     for (const e of t.expansions) total += starts[e.token + 1]! - starts[e.token]!;
     return total;
   };
@@ -65,7 +66,7 @@ function planSlots(index: MatchIndex, plan: QueryPlan, threshold: number): Slot[
     reachSubstantive += substantiveOf(i);
   });
   const lookups = plan.tokens.map((t, i) => ({ t, i, postings: postingsOf(t) })).filter(({ t }) => lookedUp(t));
-  const required = minQueryShare(threshold) * plan.totalWeight;
+  const { required, free } = gate;
   const needTwo = plan.substantive >= 2;
   const choose = (order: typeof lookups): { set: Set<number>; cost: number } => {
     const set = new Set<number>();
@@ -73,7 +74,7 @@ function planSlots(index: MatchIndex, plan: QueryPlan, threshold: number): Slot[
     let remainingSubstantive = reachSubstantive;
     let cost = 0;
     for (const { t, i, postings } of order) {
-      const outOfReach = remaining < required || (needTwo && remainingSubstantive < 2);
+      const outOfReach = remaining + free < required || (needTwo && remainingSubstantive < 2);
       if (outOfReach && set.size > 0) break;
       set.add(i);
       cost += postings;
@@ -99,30 +100,52 @@ function planSlots(index: MatchIndex, plan: QueryPlan, threshold: number): Slot[
 }
 
 /**
- * Adds one slot's best similarity to the record of the found name at `place` (first hit of the
- * slot, or a better one). Returns whether the slot's best for the name is now `sim`.
+ * Adds one slot's best query credit (query weight × similarity) to the record of the found name
+ * at `place` (first hit of the slot, or a better one), with `count` substantive tokens matched on a
+ * first hit. Returns whether the slot's best for the name is now `amount`.
  */
-function credit(buf: SearchBuffers, place: number, stamp: number, slot: Slot, sim: number, candidateWeight: number): boolean {
+function credit(buf: SearchBuffers, place: number, stamp: number, amount: number, count: number, candidateWeight: number): boolean {
   const r = place * RECORD;
   const { ints, floats } = buf;
   if (ints[r] === stamp) {
     const best = floats[r + R_BEST]!;
-    if (sim <= best) return false;
-    floats[r + R_ACC_QUERY]! += slot.weight * (sim - best);
-    floats[r + R_BEST] = sim;
+    if (amount <= best) return false;
+    floats[r + R_ACC_QUERY]! += amount - best;
+    floats[r + R_BEST] = amount;
     return true;
   }
-  floats[r + R_ACC_QUERY]! += slot.weight * sim;
+  floats[r + R_ACC_QUERY]! += amount;
   floats[r + R_ACC_CANDIDATE]! += candidateWeight;
-  buf.matched[place]! += slot.substantive;
+  buf.matched[place]! += count;
   ints[r] = stamp;
-  floats[r + R_BEST] = sim;
+  floats[r + R_BEST] = amount;
   return true;
 }
 
 /**
- * Credits found names with the slot's best spelling among their own tokens: the names at the
- * places listed in `places`, or with `places` null the first `count` names found. With `track`
+ * What a hit of `slot` through spelling `token` (similarity `sim`) where the listed name has it as a
+ * noise word (a legal-form or title word) can add in scoring, bounded as the gates need it:
+ * - on the query's side, the slot's weight × similarity like any hit, except for an initial ("Y"
+ *   against the "y" of "y cia"), which scoring credits only up to the smaller weight and at most
+ *   INITIAL_WEIGHT, charging the rest of the query token as unmatched;
+ * - as a substantive token matched, only where scoring may read the subject's word as that noise
+ *   word (spellsNoiseWord), so that it is not one of the subject's substantive tokens: a noise word
+ *   never counts as a listed substantive token, and a looser likeness ("Yu" ~ the "you" of a
+ *   Chinese legal form) leaves the subject's word a substantive token that is not matched.
+ */
+function noiseHit(index: MatchIndex, slot: Slot, token: number, sim: number): { amount: number; count: number; candidateWeight: number } {
+  const candidate = noiseWeight(index, token);
+  const queryLength = slot.token.text.length;
+  const length = index.vocab.lengths[token]!;
+  const initial = sim < 1 && (queryLength === 1 || length === 1);
+  const weight = initial ? Math.min(INITIAL_WEIGHT, slot.weight, candidate) : slot.weight;
+  return { amount: weight * sim, count: spellsNoiseWord(sim, queryLength, length) ? slot.substantive : 0, candidateWeight: candidate * sim };
+}
+
+/**
+ * Credits found names with the slot's best spelling among their own tokens (noise words included,
+ * credited on the name's side at their noise weight, as the walks credit noise postings): the
+ * names at the places listed in `places`, or with `places` null the first `count` names found. With `track`
  * (some slots share a spelling, see twinSlots) the walks' rule holds here too: a name is not
  * credited through the token another slot already used for it, unless the name repeats it.
  * Deferred slots run after every walk, so the rule applies to any slot of a family, not only to
@@ -131,6 +154,9 @@ function credit(buf: SearchBuffers, place: number, stamp: number, slot: Slot, si
 function creditExisting(index: MatchIndex, buf: SearchBuffers, slot: Slot, stamp: number, places: GrowableU32 | null, count: number, track: boolean): void {
   const { names, vocab } = index;
   const { tokenSims: sims, touched, ints, via } = buf;
+  // Whether a name may have one of the slot's spellings as a noise word: nearly never, and then
+  // the flags of its tokens, a further memory read per name, are not needed.
+  const noisy = slot.token.noisePostings > 0;
   for (const e of slot.token.expansions) sims[e.token] = e.sim;
   for (let k = 0; k < count; k++) {
     const place = places === null ? k : places.get(k);
@@ -139,15 +165,29 @@ function creditExisting(index: MatchIndex, buf: SearchBuffers, slot: Slot, stamp
     const used = track && ints[place * RECORD] !== stamp && !names.repeats[n] ? via[n]! : -1;
     let best = 0;
     let token = 0;
+    let matched = slot.substantive;
+    let candidateWeight = 0;
     for (let p = names.tokenStart[n]!; p < names.tokenStart[n + 1]!; p++) {
       const t = names.tokens[p]!;
       const s = sims[t]!;
-      if (s > best && t !== used) {
-        best = s;
+      if (s === 0 || t === used) continue;
+      if (noisy && names.tokenFlags[p]! & TOKEN_NOISE) {
+        const hit = noiseHit(index, slot, t, s);
+        // The best credit (the first of equal ones, as the walks keep it), or an equal one that counts more.
+        if (hit.amount > best || (hit.amount === best && hit.count > matched)) {
+          best = hit.amount;
+          token = t;
+          matched = hit.count;
+          candidateWeight = hit.candidateWeight;
+        }
+      } else if (slot.weight * s > best || (slot.weight * s === best && slot.substantive > matched)) {
+        best = slot.weight * s;
         token = t;
+        matched = slot.substantive;
+        candidateWeight = vocab.idf[t]! * s;
       }
     }
-    if (best > 0 && credit(buf, place, stamp, slot, best, vocab.idf[token]! * best) && track) via[n] = token;
+    if (best > 0 && credit(buf, place, stamp, best, matched, candidateWeight) && track) via[n] = token;
   }
   for (const e of slot.token.expansions) sims[e.token] = 0;
 }
@@ -164,7 +204,7 @@ interface DeferredSlot {
  * checks. (The estimate gate is left to select: a particle's spellings include rare tokens, so its
  * bound on the name's side is loose, and reading each name's weight here costs more than it saves.)
  */
-function survivors(buf: SearchBuffers, plan: QueryPlan, threshold: number, deferred: readonly DeferredSlot[]): GrowableU32 {
+function survivors(buf: SearchBuffers, plan: QueryPlan, gate: ShareGate, deferred: readonly DeferredSlot[]): GrowableU32 {
   const { floats, matched, touched } = buf;
   const out = buf.survivors;
   out.length = 0;
@@ -176,7 +216,7 @@ function survivors(buf: SearchBuffers, plan: QueryPlan, threshold: number, defer
   }
   const needTwo = plan.substantive >= 2;
   // A hair of tolerance: float32 sums must never drop a name the gate would keep.
-  const minAcc = minQueryShare(threshold) * plan.totalWeight - weight - 1e-4;
+  const minAcc = gate.required - gate.free - weight - 1e-4;
   for (let k = 0; k < touched.length; k++) {
     if (needTwo && matched[k]! + substantive < 2) continue;
     if (floats[k * RECORD + R_ACC_QUERY]! < minAcc) continue;
@@ -263,10 +303,9 @@ function heaviestCreated(cut: WeightCut, k: number, slot: Slot, e: Expansion, cr
   return a + ((matchedQuery + a) / 2) * cut.slack - (cut.queryWeight - matchedQuery);
 }
 
-/** End of the part of one posting list [begin, end) whose names weigh at most `maxWeight`. */
-function cutEnd(index: MatchIndex, begin: number, end: number, maxWeight: number): number {
+/** End of the part of one posting list postings[begin, end) whose names weigh at most `maxWeight`. */
+function cutEnd(index: MatchIndex, postings: Uint32Array, begin: number, end: number, maxWeight: number): number {
   if (!Number.isFinite(maxWeight)) return end;
-  const postings = index.vocab.postings.values;
   const weights = index.names.weightSum;
   // Float32 sums against a float64 bound: a hair of tolerance so rounding never cuts a name the gate keeps.
   const limit = maxWeight * (1 + 1e-5) + 1e-5;
@@ -281,32 +320,91 @@ function cutEnd(index: MatchIndex, begin: number, end: number, maxWeight: number
   return lo;
 }
 
+/** Where one slot's walk stops in each expansion's postings and noise postings. */
+interface SlotEnds {
+  readonly ends: number[];
+  /** Null when no spelling of the slot is ever a noise word (nearly always). */
+  readonly noiseEnds: number[] | null;
+  /** The names found before this slot need its credit from their own tokens (see slotEnds). */
+  readonly creditFound: boolean;
+}
+
+/** Candidate-side weight of a vocabulary token where a listed name has it as a noise word. */
+function noiseWeight(index: MatchIndex, token: number): number {
+  return tokenWeight(index.vocab.idf[token]!, TOKEN_NOISE, index.vocab.lengths[token]!);
+}
+
 /**
  * Where each of slot k's posting lists stops (see WeightCut). A creating slot may stop earlier for
  * new names; the `found` names of earlier slots then need its credit from their own tokens
  * (`creditFound`: creditExisting), which pays only when it saves more postings than that costs.
- * Joined spellings are not name tokens, so joined slots keep the plain bound.
+ * Joined spellings are not name tokens, so joined slots keep the plain bound. Noise postings are
+ * cut alike, with what such a name's noise word credits on its side (a tenth of its rarity).
  */
-function slotEnds(index: MatchIndex, cut: WeightCut, k: number, slot: Slot, found: number): { ends: number[]; creditFound: boolean } {
-  const { start } = index.vocab.postings;
+function slotEnds(index: MatchIndex, cut: WeightCut, k: number, slot: Slot, found: number): SlotEnds {
+  const { start, values } = index.vocab.postings;
+  const { start: noiseStart, values: noiseValues } = index.vocab.noisePostings;
   const idf = index.vocab.idf;
-  const ends = slot.token.expansions.map((e) => cutEnd(index, start[e.token]!, start[e.token + 1]!, heaviestCredited(cut, k, idf[e.token]! * e.sim)));
-  if (!slot.creates || slot.joined) return { ends, creditFound: false };
-  const tighter = slot.token.expansions.map((e, i) => cutEnd(index, start[e.token]!, ends[i]!, heaviestCreated(cut, k, slot, e, idf[e.token]! * e.sim)));
+  const expansions = slot.token.expansions;
+  const ends = expansions.map((e) => cutEnd(index, values, start[e.token]!, start[e.token + 1]!, heaviestCredited(cut, k, idf[e.token]! * e.sim)));
+  // Most spellings are never a noise word (303 of the real lists' 38,789 tokens are): no lists to cut.
+  const noiseEnds = slot.token.noisePostings > 0
+    ? expansions.map((e) => cutEnd(index, noiseValues, noiseStart[e.token]!, noiseStart[e.token + 1]!, heaviestCredited(cut, k, noiseWeight(index, e.token) * e.sim)))
+    : null;
+  if (!slot.creates || slot.joined) return { ends, noiseEnds, creditFound: false };
+  const tighter = expansions.map((e, i) => cutEnd(index, values, start[e.token]!, ends[i]!, heaviestCreated(cut, k, slot, e, idf[e.token]! * e.sim)));
+  const noiseTighter =
+    noiseEnds && expansions.map((e, i) => cutEnd(index, noiseValues, noiseStart[e.token]!, noiseEnds[i]!, heaviestCreated(cut, k, slot, e, noiseWeight(index, e.token) * e.sim)));
   let saved = 0;
-  for (let i = 0; i < ends.length; i++) saved += ends[i]! - tighter[i]!;
-  if (saved > 0 && (found === 0 || saved > found * AVERAGE_NAME_TOKENS)) return { ends: tighter, creditFound: found > 0 };
-  return { ends, creditFound: false };
+  for (let i = 0; i < ends.length; i++) saved += ends[i]! - tighter[i]! + (noiseEnds && noiseTighter ? noiseEnds[i]! - noiseTighter[i]! : 0);
+  if (saved > 0 && (found === 0 || saved > found * AVERAGE_NAME_TOKENS)) return { ends: tighter, noiseEnds: noiseTighter, creditFound: found > 0 };
+  return { ends, noiseEnds, creditFound: false };
+}
+
+/**
+ * The query-share gate: a name is kept only if the query weight retrieval credited it, plus
+ * `free`, reaches `required`. minQueryShare bounds the score from the query's side, every matched
+ * pair at the query token's weight and the rest of the query unmatched; to stay a bound on what
+ * scoring can credit it must also see
+ * - the subject's own noise words (legal forms, titles: "LLC", "Sheikh"): retrieval never looks
+ *   them up, but scoring pairs them with the listed name's, and charges nothing for them unmatched
+ *   ("Acme Trading Public Joint Stock Company": the legal form is a tenth of the subject's weight,
+ *   and the listed "Acme Public Joint Stock Company" matches it). They count as matched: `free`.
+ * - patronymics: unmatched, scoring charges 40% of their weight (PATRONYMIC_WEIGHT), so the
+ *   requirement is taken of a query weight with only that 40% ("Ivan Aleksandrovich Petrov" is
+ *   "Ivan Petrov" at 0.93). Counting the other 60% as matched would bound it too, but would let
+ *   "La Al Anatolyevich" through on any name with "al" (20 ms at production scale, not 3).
+ */
+interface ShareGate {
+  readonly free: number;
+  /** The query weight the share is taken of, and the least share (minQueryShare). */
+  readonly weight: number;
+  readonly minShare: number;
+  /** minShare × weight. */
+  readonly required: number;
+}
+
+function shareGate(plan: QueryPlan, threshold: number): ShareGate {
+  let free = 0;
+  let weight = plan.totalWeight;
+  for (const t of plan.tokens) {
+    if (t.flags & TOKEN_NOISE) free += t.weight;
+    else if (isPatronymic(t.text)) weight -= t.weight * (1 - PATRONYMIC_WEIGHT);
+  }
+  const minShare = minQueryShare(threshold);
+  return { free, weight, minShare, required: minShare * weight };
 }
 
 /** Candidate names in pre-score order, at most `candidateLimit`. */
 export function retrieve(index: MatchIndex, plan: QueryPlan, options: RetrieveOptions): number[] {
   if (plan.totalWeight <= 0) return [];
   const buf = buffersOf(index.scratch);
-  const slots = planSlots(index, plan, options.threshold);
+  const gate = shareGate(plan, options.threshold);
+  const slots = planSlots(index, plan, gate);
   const cut = weightCut(index, plan, slots, options.threshold);
   const mark = nextMark(index.scratch, buf);
   const starts = index.vocab.postings.start;
+  const noiseStarts = index.vocab.noisePostings.start;
   buf.touched.length = 0;
   // An updating slot either walks its postings or, when fewer, is deferred: after the walks, the
   // found names that can still pass the gates check their own tokens against its spellings
@@ -322,24 +420,26 @@ export function retrieve(index: MatchIndex, plan: QueryPlan, options: RetrieveOp
     // differ from the other slots' of this search.
     const stamp = k + 1;
     const found = buf.touched.length;
-    const { ends, creditFound } = slotEnds(index, cut, k, slot, found);
+    const { ends, noiseEnds, creditFound } = slotEnds(index, cut, k, slot, found);
     if (!slot.creates && !slot.joined) {
       let total = 0;
       slot.token.expansions.forEach((e, i) => {
-        total += ends[i]! - starts[e.token]!;
+        total += ends[i]! - starts[e.token]! + (noiseEnds ? noiseEnds[i]! - noiseStarts[e.token]! : 0);
       });
       if (found * DEFERRED_CHECK_COST < total) {
         deferred.push({ slot, stamp });
         continue;
       }
     }
-    walkPostings(index, buf, slot, stamp, mark, options.sourceMask, ends, tracking, twins?.[k] === true);
+    const twin = twins?.[k] === true;
+    const read = walkPostings(index, buf, slot, stamp, mark, options.sourceMask, index.vocab.postings, false, ends, tracking, twin, 0);
+    if (noiseEnds) walkPostings(index, buf, slot, stamp, mark, options.sourceMask, index.vocab.noisePostings, true, noiseEnds, tracking, twin, read);
     if (creditFound) creditExisting(index, buf, slot, stamp, null, found, tracking);
   }
-  if (deferred.length === 0) return select(index, buf, plan, options, null, buf.touched.length);
-  const places = survivors(buf, plan, options.threshold, deferred);
+  if (deferred.length === 0) return select(index, buf, plan, options, gate, null, buf.touched.length);
+  const places = survivors(buf, plan, gate, deferred);
   for (const d of deferred) creditExisting(index, buf, d.slot, d.stamp, places, places.length, tracking);
-  return select(index, buf, plan, options, places, places.length);
+  return select(index, buf, plan, options, gate, places, places.length);
 }
 
 /**
@@ -366,26 +466,45 @@ function twinSlots(slots: readonly Slot[]): boolean[] | null {
  * The hot loop: one slot's postings, first hits creating candidates (creating slots only) and
  * every hit crediting the slot's best similarity. Written out flat, no calls per posting.
  * `ends[i]` is where expansion i's list stops (see weightCut). The name's mark, not its record,
- * says whether it was found before (see SearchBuffers).
+ * says whether it was found before (see SearchBuffers). Walks `lists`, the postings or (`noise`)
+ * the noise postings: a noise posting is credited like any other on the query's side (the
+ * subject's word aligns with the name's legal-form or title word in scoring) and at the noise
+ * weight on the name's. `read` is what the slot read before; returns it with this walk's.
  */
-function walkPostings(index: MatchIndex, buf: SearchBuffers, slot: Slot, stamp: number, mark: number, mask: number, ends: readonly number[], track: boolean, checkTwin: boolean): void {
+function walkPostings(
+  index: MatchIndex,
+  buf: SearchBuffers,
+  slot: Slot,
+  stamp: number,
+  mark: number,
+  mask: number,
+  lists: Csr,
+  noise: boolean,
+  ends: readonly number[],
+  track: boolean,
+  checkTwin: boolean,
+  read: number,
+): number {
   const { vocab, names } = index;
   const { ints, floats, touched, matched, marks, places, via } = buf;
-  const starts = vocab.postings.start;
-  const postings = vocab.postings.values;
+  const starts = lists.start;
+  const postings = lists.values;
   const sources = names.source;
   const repeats = names.repeats;
   const creates = slot.creates;
   const weight = slot.weight;
   const substantive = slot.substantive;
   const expansions = slot.token.expansions;
-  let read = 0;
   for (let x = 0; x < expansions.length; x++) {
     const e = expansions[x]!;
     if (read > SLOT_POSTINGS_BUDGET && e.sim < BUDGET_EXEMPT_SIM) break;
-    const sim = e.sim;
     const token = e.token;
-    const candidateWeight = vocab.idf[token]! * sim;
+    // What a hit credits: the query credit (R_BEST keeps the slot's best), the substantive tokens
+    // matched on a first hit, and the name's side.
+    let amount = weight * e.sim;
+    let count = substantive;
+    let candidateWeight = vocab.idf[token]! * e.sim;
+    if (noise) ({ amount, count, candidateWeight } = noiseHit(index, slot, token, e.sim));
     const begin = starts[token]!;
     const end = ends[x]!;
     read += end - begin;
@@ -398,10 +517,10 @@ function walkPostings(index: MatchIndex, buf: SearchBuffers, slot: Slot, stamp: 
         marks[n] = mark;
         places[n] = place;
         ints[r] = stamp;
-        floats[r + R_BEST] = sim;
-        floats[r + R_ACC_QUERY] = weight * sim;
+        floats[r + R_BEST] = amount;
+        floats[r + R_ACC_QUERY] = amount;
         floats[r + R_ACC_CANDIDATE] = candidateWeight;
-        matched[place] = substantive;
+        matched[place] = count;
         touched.push(n);
         if (track) via[n] = token;
         continue;
@@ -410,22 +529,23 @@ function walkPostings(index: MatchIndex, buf: SearchBuffers, slot: Slot, stamp: 
       const r = place * RECORD;
       if (ints[r] === stamp) {
         const best = floats[r + R_BEST]!;
-        if (sim > best) {
-          floats[r + R_ACC_QUERY]! += weight * (sim - best);
-          floats[r + R_BEST] = sim;
+        if (amount > best) {
+          floats[r + R_ACC_QUERY]! += amount - best;
+          floats[r + R_BEST] = amount;
           if (track) via[n] = token;
         }
         continue;
       }
       if (checkTwin && via[n] === token && !repeats[n]) continue;
-      floats[r + R_ACC_QUERY]! += weight * sim;
+      floats[r + R_ACC_QUERY]! += amount;
       floats[r + R_ACC_CANDIDATE]! += candidateWeight;
-      matched[place]! += substantive;
+      matched[place]! += count;
       ints[r] = stamp;
-      floats[r + R_BEST] = sim;
+      floats[r + R_BEST] = amount;
       if (track) via[n] = token;
     }
   }
+  return read;
 }
 
 const BINS = 256;
@@ -433,10 +553,10 @@ const BINS = 256;
 /**
  * Keeps candidates that clear both gates (query share, estimate floor) and returns the best
  * `candidateLimit` by estimate. A histogram finds the cut-off so that common-name queries, which
- * touch 10^5 names at production scale, never sort them all.
+ * touch 10^5 names at production scale, never sort them all. The share gate is a bound (ShareGate);
+ * the estimate is rough by design, and charges the subject's noise words as unmatched as before.
  */
-function select(index: MatchIndex, buf: SearchBuffers, plan: QueryPlan, options: RetrieveOptions, places: GrowableU32 | null, count: number): number[] {
-  const minShare = minQueryShare(options.threshold);
+function select(index: MatchIndex, buf: SearchBuffers, plan: QueryPlan, options: RetrieveOptions, gate: ShareGate, places: GrowableU32 | null, count: number): number[] {
   const preFloor = options.threshold - PRESCORE_MARGIN;
   const span = Math.max(1e-6, 1 - preFloor);
   const hist = new Uint32Array(BINS);
@@ -447,8 +567,9 @@ function select(index: MatchIndex, buf: SearchBuffers, plan: QueryPlan, options:
     const place = places === null ? k : places.get(k);
     const r = place * RECORD;
     if (needTwo && matched[place]! < 2) continue;
-    const q = Math.min(1, floats[r + R_ACC_QUERY]! / plan.totalWeight);
-    if (q < minShare) continue;
+    const acc = floats[r + R_ACC_QUERY]!;
+    if (Math.min(1, (acc + gate.free) / gate.weight) < gate.minShare) continue;
+    const q = Math.min(1, acc / plan.totalWeight);
     const n = touched.get(place);
     const weight = index.names.weightSum[n]!;
     const c = Math.min(1, floats[r + R_ACC_CANDIDATE]! / Math.max(1e-6, weight));

@@ -3,7 +3,7 @@ import type { MatchKind } from "./expand";
 import type { MatchIndex } from "./index";
 import { exactKey, isPatronymic, TOKEN_NOISE, TOKEN_PARTICLE } from "./normalise";
 import type { QueryPlan } from "./query";
-import { CONFLICT_PENALTY, INITIAL_WEIGHT, MAX_BONUS, OMISSION_PENALTY, PATRONYMIC_WEIGHT, SINGLE_TOKEN_FACTOR } from "./weights";
+import { CONFLICT_PENALTY, CREDIT_KNEE, INITIAL_WEIGHT, MAX_BONUS, OMISSION_PENALTY, PATRONYMIC_WEIGHT, SINGLE_TOKEN_FACTOR } from "./weights";
 
 /**
  * Name score. Aligned pairs give evidence M = Σ sim·w (w = mean rarity weight of both sides);
@@ -35,7 +35,11 @@ export interface NameScore {
   readonly matchedWeight: number;
   readonly omissionPenalty: number;
   readonly conflictPenalty: number;
-  /** SINGLE_TOKEN_FACTOR when a multi-token query matched through one token only, else 1. */
+  /**
+   * SINGLE_TOKEN_FACTOR when a query of two or more substantive tokens matched through one only,
+   * else 1. Query tokens that spell the listed legal-form or title word they are aligned to
+   * (spellsNoiseWord) count as that word, not as substantive tokens.
+   */
   readonly singleTokenFactor: number;
 }
 
@@ -87,6 +91,29 @@ export function isSubstantive(text: string, flags: number): boolean {
   return text.length > 1 && !(flags & (TOKEN_NOISE | TOKEN_PARTICLE));
 }
 
+/** Shortest word that a spelling variant (not the same spelling) may stand for as a legal form or title. */
+const MIN_VARIANT_LENGTH = 4;
+
+/**
+ * Whether a subject's word (or two written as one) of `queryLength` letters, aligned with
+ * similarity `sim` to a listed legal-form or title word of `candidateLength` letters, spells it: the
+ * same word (similarity 1 is exact), or a spelling variant credited in full (CREDIT_KNEE) of a word
+ * of at least MIN_VARIANT_LENGTH letters on both sides. A looser likeness ("Imran" ~ the title
+ * "Imam"), an initial, or a variant of a short word proves nothing: "Ye" (叶) folds to the suffix
+ * "II", "Yu" to the "You" of "you xian gong si", and a one-letter change of an abbreviation is
+ * another one. Retrieval counts its noise-posting hits by the same rule (retrieve.ts).
+ */
+export function spellsNoiseWord(sim: number, queryLength: number, candidateLength: number): boolean {
+  if (sim === 1) return true;
+  return sim >= CREDIT_KNEE && Math.min(queryLength, candidateLength) >= MIN_VARIANT_LENGTH;
+}
+
+function pairLength(texts: readonly string[], start: number, end: number): number {
+  let length = 0;
+  for (let i = start; i < end; i++) length += texts[i]!.length;
+  return length;
+}
+
 function spanText(texts: readonly string[], start: number, end: number): string {
   return texts.slice(start, end).join(" ");
 }
@@ -105,22 +132,35 @@ export function scoreName(index: MatchIndex, plan: QueryPlan, nameId: number, ex
   let uc = 0;
   let substantive = false;
   let matchedSubstantive = 0;
+  let readAsNoise = 0;
   for (let k = 0; k < pairs.length; k++) {
     const p = pairs[k]!;
     let wq = 0;
     let wc = 0;
     let covers = 0;
     let coversCandidate = false;
-    for (let j = p.cStart; j < p.cEnd; j++) if (isSubstantive(cand.texts[j]!, cand.flags[j]!)) coversCandidate = true;
+    let candidateNoise = true;
+    for (let j = p.cStart; j < p.cEnd; j++) {
+      if (isSubstantive(cand.texts[j]!, cand.flags[j]!)) coversCandidate = true;
+      if (!(cand.flags[j]! & TOKEN_NOISE)) candidateNoise = false;
+    }
+    // Subject words that spell a listed legal form or title ("Compani", "Limted", "Organisation",
+    // or "Company" outside a legal form the subject wrote in full) are read as that legal form or
+    // title, on the subject's side as on the listed name's: weighted as noise, and not name parts
+    // the listed name lacks. A misspelt legal form then scores as the correctly spelt one would.
+    const asNoise = candidateNoise && spellsNoiseWord(p.sim, pairLength(qTexts, p.qStart, p.qEnd), pairLength(cand.texts, p.cStart, p.cEnd));
     for (let i = p.qStart; i < p.qEnd; i++) {
-      wq += qWeights[i]!;
+      wq += asNoise ? plan.tokens[i]!.noiseWeight : qWeights[i]!;
       qUsed[i] = true;
-      if (!(plan.tokens[i]!.flags & TOKEN_NOISE)) substantive = true;
+      // Only a name word matched to a name word is evidence: a subject word matched only to the
+      // listed name's legal form or title ("Company" to the "Company" of "Promoil LLC") is not.
+      if (!(plan.tokens[i]!.flags & TOKEN_NOISE) && !candidateNoise) substantive = true;
       if (isSubstantive(qTexts[i]!, plan.tokens[i]!.flags)) covers++;
     }
     // A joined pair that is a real spacing variant ("bd llh" = Abdullah) accounts for both of
     // its query tokens; a loose one ("ji un" ~ "yun") only for one.
     if (coversCandidate && p.kind !== "initial") matchedSubstantive += p.sim >= 0.9 ? covers : Math.min(covers, 1);
+    if (asNoise) readAsNoise += covers;
     for (let j = p.cStart; j < p.cEnd; j++) {
       wc += cand.weights[j]!;
       cUsed[j] = true;
@@ -142,7 +182,7 @@ export function scoreName(index: MatchIndex, plan: QueryPlan, nameId: number, ex
   for (let i = 0; i < qTexts.length; i++) if (!qUsed[i]) uq += queryUnmatched(i);
   for (let j = 0; j < cand.texts.length; j++) if (!cUsed[j]) uc += candidateUnmatched(j);
   // Two substantive query tokens matched through one: "Noura Lee" against the alias "Noura".
-  const querySubstantive = plan.substantive;
+  const querySubstantive = plan.substantive - readAsNoise;
   const singleTokenFactor = querySubstantive >= 2 && matchedSubstantive < 2 ? SINGLE_TOKEN_FACTOR : 1;
   const score = substantive ? combineParts(matched, pairWeight, uq, uc) * singleTokenFactor : 0;
   // The explanation is read only for the best name of each entity that reaches the floor, a few of

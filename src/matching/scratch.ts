@@ -6,6 +6,7 @@ import type { TokenForm } from "./token-match";
  * Work buffers for retrieval, sized to the index and reused across searches so a query allocates
  * nothing proportional to the list size. Per found name, one packed record of RECORD words:
  *   [stamp, best, accQuery, accCandidate]
+ * (best: the query credit, weight × similarity, of the slot that last credited the name)
  * (the stamp is read through `ints` at the record's first word, the rest through `floats`)
  * at the name's place, its position in `touched` (the order in which this search found it), with
  * `places` mapping name → place. Records in found order are dense: a search that finds 40,000 of
@@ -57,6 +58,8 @@ export interface SearchBuffers {
 export interface CachedToken {
   readonly form: TokenForm;
   readonly expansions: readonly Expansion[];
+  /** Noise postings of the expansions (QueryToken.noisePostings). */
+  readonly noisePostings: number;
 }
 
 export interface SearchScratch {

@@ -53,6 +53,7 @@ describe("IndexBuilder", () => {
     expect(streamed.names.count).toBe(whole.names.count);
     expect([...streamed.names.tokens]).toEqual([...whole.names.tokens]);
     expect([...streamed.vocab.postings.values]).toEqual([...whole.vocab.postings.values]);
+    expect([...streamed.vocab.noisePostings.values]).toEqual([...whole.vocab.noisePostings.values]);
     expect([...streamed.entityTable.dob]).toEqual([...whole.entityTable.dob]);
   });
 
@@ -81,9 +82,30 @@ describe("posting lists", () => {
     for (let n = 0; n < names.count; n++) {
       for (let p = names.tokenStart[n]!; p < names.tokenStart[n + 1]!; p++) {
         const t = names.tokens[p]!;
-        if (names.tokenFlags[p]! & 1) continue; // noise words are not posted
+        if (names.tokenFlags[p]! & 1) continue; // noise words are in the noise postings
         expect([...values.subarray(start[t]!, start[t + 1]!)]).toContain(n);
       }
+    }
+  });
+
+  test("noise postings hold exactly the names that have the token as a noise word, lightest first", () => {
+    const { vocab, names } = fixtureIndex();
+    const { start, values } = vocab.noisePostings;
+    const expected = new Map<number, Set<number>>();
+    for (let n = 0; n < names.count; n++) {
+      for (let p = names.tokenStart[n]!; p < names.tokenStart[n + 1]!; p++) {
+        if (!(names.tokenFlags[p]! & 1)) continue;
+        const t = names.tokens[p]!;
+        if (!expected.has(t)) expected.set(t, new Set());
+        expected.get(t)!.add(n);
+      }
+    }
+    expect(expected.size).toBeGreaterThan(0); // "OAO", "JSC", "PLC", "Mullah" ... in the fixture
+    for (let t = 0; t < vocab.size; t++) {
+      const row = [...values.subarray(start[t]!, start[t + 1]!)];
+      expect(row.sort((a, b) => a - b)).toEqual([...(expected.get(t) ?? [])].sort((a, b) => a - b));
+      const ordered = [...values.subarray(start[t]!, start[t + 1]!)];
+      for (let i = 1; i < ordered.length; i++) expect(names.weightSum[ordered[i - 1]!]! <= names.weightSum[ordered[i]!]!).toBe(true);
     }
   });
 });
