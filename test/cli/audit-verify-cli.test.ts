@@ -216,6 +216,13 @@ describe("anchors: an earlier run's entriesChecked and lastHash", () => {
     const anchor = { sequence: 5, hash: chainRows(folder, cut)[4]?.hash ?? "" };
     expect((await verifyJson<ChainResult>(folder, [slug, "--against", one])).body).toMatchObject({ chain: cut, intact: true, anchor });
     expect((await verifyJson<ChainResult>(folder, [slug, "--expect", `5:${anchor.hash}`])).body).toMatchObject({ intact: true, anchor });
+    const systemHead = chainRows(folder, SYSTEM_CHAIN).at(-1) as AuditRow;
+    const system = await verifyJson<ChainResult>(folder, ["--system", "--expect", `${systemHead.seq}:${systemHead.hash}`]);
+    expect(system.body).toMatchObject({ chain: "system", intact: true, anchor: { sequence: systemHead.seq, hash: systemHead.hash } });
+    // One entry further than the system chain has: truncated.
+    const beyond = await verifyJson<ChainResult>(folder, ["--system", "--expect", `${systemHead.seq + 1}:${systemHead.hash}`]);
+    expect(beyond.code).toBe(3);
+    expect(beyond.body).toMatchObject({ chain: "system", intact: false, reason: "truncated" });
 
     tamperAuditLog(folder.dataDir, "audit_log_no_delete", (db) => {
       expect(db.run("DELETE FROM audit_log WHERE chain = ? AND seq > 3", [cut]).changes).toBe(2);

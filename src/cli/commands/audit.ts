@@ -49,14 +49,13 @@ export function registerAudit(program: Command): void {
       const anchors = readAnchors(command, options);
       return withContext(command, (ctx, json) => {
         if (options.all) return verifyAll(ctx.db, json, anchors);
-        const verify = (chain: string) => verifyAuditChain(ctx.db, chain, anchors.get(chain) ?? null);
+        // --expect's anchor was given for "the chain named", whichever it turns out to be.
+        const verify = (chain: string) => verifyAuditChain(ctx.db, chain, anchors.get(options.expect !== undefined ? EXPECTED : chain) ?? null);
         if (options.system) return report(json, { chain: SYSTEM_CHAIN, ...verify(SYSTEM_CHAIN) });
         // A tenant is always looked up by id or slug, never taken as a chain key: a tenant whose slug is
         // "system" gets its own chain here, and only --system reads the system chain.
         const tenant = getTenant(ctx.db, ref ?? "");
-        // With --expect the anchor was given for "the chain named": key it by the tenant found.
-        const result = options.expect !== undefined ? verifyAuditChain(ctx.db, tenant.id, anchors.get(EXPECTED) ?? null) : verify(tenant.id);
-        return report(json, { chain: tenant.id, tenant: tenant.slug, ...result });
+        return report(json, { chain: tenant.id, tenant: tenant.slug, ...verify(tenant.id) });
       });
     });
 }
