@@ -13,6 +13,9 @@ export interface ChainAnchor {
   hash: string;
 }
 
+/** A SHA-256 as every chain hash is written: 64 lower-case hex digits. */
+export const SHA256_HEX = /^[0-9a-f]{64}$/;
+
 export const BREAK_REASONS = ["hash_mismatch", "link_mismatch", "sequence_gap", "unreadable_details", "truncated", "anchor_mismatch"] as const;
 export type BreakReason = (typeof BREAK_REASONS)[number];
 

@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
-import { afterAll, describe, expect, test } from "bun:test";
-import { rmSync, statSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { verifyAuditChain } from "@/audit/verify";
 import { resolveApiKey } from "@/auth/resolve-api-key";
@@ -11,19 +11,11 @@ import { EMBEDDED_MIGRATIONS } from "@/storage/migrations";
 import { setQuota } from "@/tenants/quota";
 import { runCli } from "../helpers/cli";
 import { expectCleanFailure } from "../helpers/cli-folder";
-import { startTestServer, tempDataDir } from "../helpers/server";
+import { startTestServer, tempDirsRemovedAfterAll } from "../helpers/server";
 import { makeTenant } from "../helpers/tenants";
 
 /** `aml migrate` and `aml backup` on real data folders. */
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-function freshDir(): string {
-  const dir = tempDataDir("aml-folder-");
-  dirs.push(dir);
-  return dir;
-}
+const freshDir = tempDirsRemovedAfterAll("aml-folder-");
 
 describe("aml migrate", () => {
   test("creates the schema in a new folder, and a second run applies nothing", async () => {

@@ -1,27 +1,19 @@
 import { Database } from "bun:sqlite";
-import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { MASTER_KEY_FILE } from "@/lib/secret-box";
 import { DB_FILE } from "@/storage/db";
 import { runCli, spawnServe } from "../helpers/cli";
 import { expectCleanFailure } from "../helpers/cli-folder";
 import { SCREENING_FIXTURES } from "../helpers/lists";
-import { tempDataDir } from "../helpers/server";
+import { tempDirsRemovedAfterAll } from "../helpers/server";
 
 /**
  * A mistyped --data-dir: only the commands that set an appliance up (serve, migrate, lists import,
  * tenant create) may create a data folder; every other command exits 2 and creates nothing.
  */
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-function scratch(): string {
-  const dir = tempDataDir("aml-no-data-");
-  dirs.push(dir);
-  return dir;
-}
+const scratch = tempDirsRemovedAfterAll("aml-no-data-");
 
 const NO_DATA = (dataDir: string) => new RegExp(`^error: no appliance data in ${dataDir} \\(no aml\\.db\\): check --data-dir.*created by aml serve`);
 

@@ -1,3 +1,4 @@
+import { afterAll } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,6 +32,22 @@ export interface TestServerOptions {
 
 export function tempDataDir(prefix = "aml-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/**
+ * For a test file's top level: a function giving a new temp folder each call (tempDataDir), every
+ * one removed once the file's tests have run.
+ */
+export function tempDirsRemovedAfterAll(prefix: string): () => string {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = tempDataDir(prefix);
+    dirs.push(dir);
+    return dir;
+  };
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { SYSTEM_CHAIN } from "@/audit/chain";
-import { type AuditVerification, auditChainKeys, type ChainAnchor, verifyAuditChain } from "@/audit/verify";
+import { type AuditVerification, auditChainKeys, type ChainAnchor, SHA256_HEX, verifyAuditChain } from "@/audit/verify";
 import type { Db } from "@/storage/db";
 import { getTenant, listTenants } from "@/tenants/get";
 import type { Tenant } from "@/tenants/schemas";
@@ -19,8 +19,21 @@ interface VerifyOptions {
   against?: string;
 }
 
-/** Anchors by chain key: the tenant's id, or "system". */
-type Anchors = ReadonlyMap<string, ChainAnchor>;
+/**
+ * What the chains are held to: `expected`, --expect's anchor for the one chain named; or `byChain`,
+ * --against's anchors by chain key (the tenant's id, or "system").
+ */
+interface Anchors {
+  readonly expected: ChainAnchor | null;
+  readonly byChain: ReadonlyMap<string, ChainAnchor>;
+}
+
+const anchorOf = (anchors: Anchors, chain: string): ChainAnchor | null => anchors.expected ?? anchors.byChain.get(chain) ?? null;
+
+/** Commander's usage error (exit 2): the message first on stderr, the command's help after it. */
+function usageError(command: Command, message: string): never {
+  return command.error(`error: ${message}`, { exitCode: USAGE_EXIT, code: "aml.audit.usage" });
+}
 
 /** One line of `aml audit verify --all`: which chain, whose, and what its walk found. */
 export interface ChainResult extends AuditVerification {
@@ -49,8 +62,7 @@ export function registerAudit(program: Command): void {
       const anchors = readAnchors(command, options);
       return withContext(command, (ctx, json) => {
         if (options.all) return verifyAll(ctx.db, json, anchors);
-        // --expect's anchor was given for "the chain named", whichever it turns out to be.
-        const verify = (chain: string) => verifyAuditChain(ctx.db, chain, anchors.get(options.expect !== undefined ? EXPECTED : chain) ?? null);
+        const verify = (chain: string) => verifyAuditChain(ctx.db, chain, anchorOf(anchors, chain));
         if (options.system) return report(json, { chain: SYSTEM_CHAIN, ...verify(SYSTEM_CHAIN) });
         // A tenant is always looked up by id or slug, never taken as a chain key: a tenant whose slug is
         // "system" gets its own chain here, and only --system reads the system chain.
@@ -60,12 +72,9 @@ export function registerAudit(program: Command): void {
     });
 }
 
-/** The key --expect's anchor is kept under until the chain it names is known. */
-const EXPECTED = "";
-
 /** Exactly one of: a tenant, --system, --all. Anything else is commander's usage error, exit 2. */
 function usageCheck(command: Command, ref: string | undefined, options: VerifyOptions): void {
-  const fail = (message: string) => command.error(`error: ${message}`, { exitCode: USAGE_EXIT, code: "aml.audit.usage" });
+  const fail = (message: string) => usageError(command, message);
   if (options.system && options.all) fail(`--all already includes the system chain: give --system or --all, not both. Use ${FORMS}.`);
   if (ref !== undefined && (options.system || options.all)) {
     fail(`give a tenant or ${options.all ? "--all" : "--system"}, not both. Use ${FORMS}.`);
@@ -80,23 +89,26 @@ function usageCheck(command: Command, ref: string | undefined, options: VerifyOp
  * verifying without the anchor the operator meant would report "intact" for the wrong question.
  */
 function readAnchors(command: Command, options: VerifyOptions): Anchors {
-  const fail = (message: string): never => command.error(`error: ${message}`, { exitCode: USAGE_EXIT, code: "aml.audit.usage" });
+  const fail = (message: string) => usageError(command, message);
   if (options.expect !== undefined) {
-    const match = /^(\d{1,15}):([0-9a-f]{64})$/.exec(options.expect.trim());
-    const sequence = Number(match?.[1]);
-    if (!match || sequence < 1) fail(`--expect must be <sequence>:<hash>, an earlier run's entriesChecked and lastHash (e.g. 42:3f5a…, 64 hex digits); got "${options.expect}".`);
-    return new Map([[EXPECTED, { sequence, hash: match?.[2] ?? "" }]]);
+    const parts = options.expect.trim().split(":");
+    const [sequenceText = "", hash = ""] = parts;
+    const sequence = /^\d{1,15}$/.test(sequenceText) ? Number(sequenceText) : 0;
+    if (parts.length !== 2 || sequence < 1 || !SHA256_HEX.test(hash)) {
+      fail(`--expect must be <sequence>:<hash>, an earlier run's entriesChecked and lastHash (e.g. 42:3f5a…, 64 hex digits); got "${options.expect}".`);
+    }
+    return { expected: { sequence, hash }, byChain: new Map() };
   }
-  if (options.against === undefined) return new Map();
+  if (options.against === undefined) return { expected: null, byChain: new Map() };
   let text: string;
   try {
     text = readFileSync(options.against, "utf8");
   } catch (error) {
     return fail(`--against: cannot read ${options.against}: ${(error as Error).message}`);
   }
-  const anchors = anchorsFromRun(text);
-  if (anchors === null) return fail(`--against: ${options.against} is not the --json output of \`aml audit verify\` (one chain, or --all).`);
-  return anchors;
+  const byChain = anchorsFromRun(text);
+  if (byChain === null) return fail(`--against: ${options.against} is not the --json output of \`aml audit verify\` (one chain, or --all).`);
+  return { expected: null, byChain };
 }
 
 /**
@@ -137,7 +149,7 @@ function report(json: boolean, result: AuditVerification & Record<string, unknow
 function verifyAll(db: Db, json: boolean, anchors: Anchors): void {
   const tenants = listTenants(db);
   const known = new Set([SYSTEM_CHAIN, ...tenants.map((t) => t.id)]);
-  const verify = (chain: string) => verifyAuditChain(db, chain, anchors.get(chain) ?? null);
+  const verify = (chain: string) => verifyAuditChain(db, chain, anchorOf(anchors, chain));
   const orphans = auditChainKeys(db).filter((key) => !known.has(key));
   for (const key of orphans) known.add(key);
   const results: ChainResult[] = [
@@ -145,7 +157,7 @@ function verifyAll(db: Db, json: boolean, anchors: Anchors): void {
     ...tenants.map((t) => ({ chain: t.id, tenant: t.slug, tenantStatus: t.status, ...verify(t.id) })),
     ...orphans.map((key) => ({ chain: key, tenant: null, tenantStatus: null, ...verify(key) })),
     // A chain the earlier run held that has no entries and no tenant now: removed whole, so truncated.
-    ...[...anchors.keys()].filter((key) => !known.has(key)).map((key) => ({ chain: key, tenant: null, tenantStatus: null, ...verify(key) })),
+    ...[...anchors.byChain.keys()].filter((key) => !known.has(key)).map((key) => ({ chain: key, tenant: null, tenantStatus: null, ...verify(key) })),
   ];
   const broken = results.filter((r) => !r.intact).length;
   if (json) {

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import { exportAudit, listAudit } from "@/audit/list";
-import { BREAK_REASONS, verifyAuditChain } from "@/audit/verify";
+import { BREAK_REASONS, SHA256_HEX, verifyAuditChain } from "@/audit/verify";
 import { toCsv } from "@/exports/csv";
 import type { HttpDeps } from "../deps";
 import { guard, secured } from "../guard";
@@ -23,8 +23,6 @@ const AuditQuery = z
     ...Paging.shape,
   })
   .strict();
-
-const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /** An anchor from an earlier verification: both parts or neither. */
 const VerifyQuery = z

@@ -1,8 +1,8 @@
-import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createMasterKey, MASTER_KEY_FILE, readMasterKey } from "@/lib/secret-box";
-import { tempDataDir } from "../../helpers/server";
+import { tempDirsRemovedAfterAll } from "../../helpers/server";
 
 /**
  * master.key on disk: created whole (never empty or partial, even for a process starting at the same
@@ -11,16 +11,7 @@ import { tempDataDir } from "../../helpers/server";
 const MODULE = join(import.meta.dir, "..", "..", "..", "src", "lib", "secret-box.ts");
 const KEY_TEXT = /^[A-Za-z0-9+/]{43}=$/;
 
-const roots: string[] = [];
-afterAll(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
-
-function emptyFolder(): string {
-  const root = tempDataDir("aml-master-key-");
-  roots.push(root);
-  return root;
-}
+const emptyFolder = tempDirsRemovedAfterAll("aml-master-key-");
 
 const b64 = (key: Uint8Array | null) => (key === null ? null : Buffer.from(key).toString("base64"));
 
