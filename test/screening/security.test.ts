@@ -123,6 +123,49 @@ describe("immutability", () => {
     }
   });
 
+  test("an Idempotency-Key row cannot be repointed, and a delivery attempt cannot be changed or removed (a sqlite3 shell)", async () => {
+    const keyed = await world.post("/v1/screenings/check", { fullName: "Keyed Subject" }, { headers: { "idempotency-key": "kept-key" } });
+    const keyedId = json<{ id: string }>(keyed).id;
+    await world.receiver.waitUntil(() => world.receiver.delivered.some((d) => d.body.screeningId === keyedId), 10_000);
+    const shell = new Database(join(world.lists.server.dataDir, DB_FILE));
+    try {
+      shell.run("PRAGMA foreign_keys = OFF");
+      const keyRow = () => shell.query<Record<string, unknown>, []>("SELECT * FROM idempotency_keys WHERE key = 'kept-key'").get();
+      const before = keyRow();
+      expect(before?.screening_id).toBe(keyedId);
+      // A replay answers whatever screening the row names: pointing it elsewhere is refused, however written.
+      expect(() => shell.run("UPDATE idempotency_keys SET screening_id = ? WHERE key = 'kept-key'", [screeningId])).toThrow(
+        "idempotency keys are immutable",
+      );
+      expect(() =>
+        shell.run(
+          `INSERT OR REPLACE INTO idempotency_keys SELECT tenant_id, key, request_hash, ?, created_at, expires_at
+             FROM idempotency_keys WHERE key = 'kept-key'`,
+          [screeningId],
+        ),
+      ).toThrow("idempotency keys are immutable");
+      expect(keyRow()).toEqual(before);
+
+      const attempts = () => shell.query<Record<string, unknown>, []>("SELECT rowid AS rid, * FROM webhook_attempts ORDER BY rowid").all();
+      const logged = attempts();
+      expect(logged.length).toBeGreaterThan(0);
+      expect(() => shell.run("UPDATE webhook_attempts SET status_code = 500, error = 'forged'")).toThrow("webhook attempts are append-only");
+      expect(() => shell.run("DELETE FROM webhook_attempts")).toThrow("webhook attempts are append-only");
+      expect(() =>
+        shell.run(
+          `INSERT OR REPLACE INTO webhook_attempts (rowid, id, outbox_id, series, attempt, started_at, duration_ms, status_code, error, url)
+             SELECT rowid, 'rewritten', outbox_id, series, attempt, started_at, duration_ms, 500, 'forged', url FROM webhook_attempts LIMIT 1`,
+        ),
+      ).toThrow("webhook attempts are append-only");
+      expect(attempts()).toEqual(logged);
+    } finally {
+      shell.close();
+    }
+    // The key still replays the screening it was given.
+    const replay = await world.post("/v1/screenings/check", { fullName: "Keyed Subject" }, { headers: { "idempotency-key": "kept-key" } });
+    expect(json<{ id: string }>(replay).id).toBe(keyedId);
+  });
+
   test("each screening has one case, open unless the screening is Clear", async () => {
     const clear = json<{ id: string }>(await world.post("/v1/screenings/check", { fullName: "Penelope Whitcombe-Arden" })).id;
     const db = world.lists.server.ctx.db.sqlite;
