@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
-import { closeSync, existsSync, fchmodSync, linkSync, openSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fchmodSync, linkSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { syncAndClose, syncDirectory } from "./durable-fs";
 
@@ -87,6 +87,41 @@ export function createMasterKey(dataDir: string): Uint8Array {
   const key = readMasterKey(dataDir);
   if (key === null) throw new Error(`${path} vanished right after another process created it`);
   return key;
+}
+
+/** A temp name of createMasterKey's: `master.key.<16 hex>.tmp`. */
+const KEY_TEMP = /^master\.key\.[0-9a-f]{16}\.tmp$/;
+
+/** A temp file younger than this may belong to a process creating the key right now. */
+export const KEY_TEMP_STALE_MS = 60_000;
+
+/**
+ * Removes key temp files that a process killed inside createMasterKey left behind (between its open
+ * and its unlink). Each holds a copy of a key, perhaps the published one, and would otherwise ride
+ * along into every backup of the folder. Only files older than a minute go: a younger one may be a
+ * starting process's, about to be linked. Returns the names removed.
+ */
+export function removeStaleKeyTemps(dataDir: string, now = Date.now()): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dataDir);
+  } catch {
+    return removed; // no folder yet: nothing was left in it
+  }
+  for (const name of names) {
+    if (!KEY_TEMP.test(name)) continue;
+    const path = join(dataDir, name);
+    try {
+      if (now - statSync(path).mtimeMs < KEY_TEMP_STALE_MS) continue;
+      unlinkSync(path);
+      removed.push(name);
+    } catch (error) {
+      // Another process removed it first.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+  }
+  return removed;
 }
 
 /** Writes all of `text`, sets exactly 0600 (whatever the umask made of it), syncs the file and closes it. */

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { createMasterKey, createSecretBox, MASTER_KEY_FILE, readMasterKey, type SecretBox } from "@/lib/secret-box";
+import { createMasterKey, createSecretBox, MASTER_KEY_FILE, readMasterKey, removeStaleKeyTemps, type SecretBox } from "@/lib/secret-box";
 import type { Db } from "./db";
 
 /** master.key cannot serve this aml.db: it is missing while sealed secrets need it, or it is another folder's key. */
@@ -14,9 +14,11 @@ const RESTORE = "restore master.key from the same backup as aml.db";
  * Opens the data folder's secret box and pairs its key with the database. A key is created only while
  * no sealed secret exists: a new key cannot open the old secrets, and the failure would surface only
  * at the next webhook delivery. The key check in app_meta catches a master.key from another folder.
- * Costs one small query per start (two when the key file is missing).
+ * Costs one small query per start (two when the key file is missing), and a listing of the folder to
+ * remove key temp files a killed process left.
  */
 export function openMasterKey(db: Db, dataDir: string): SecretBox {
+  removeStaleKeyTemps(dataDir);
   const migrated = hasTable(db, "tenants");
   let key = readMasterKey(dataDir);
   let created = false;

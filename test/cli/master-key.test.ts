@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createSecretBox, MASTER_KEY_FILE, readMasterKey } from "@/lib/secret-box";
+import { createSecretBox, KEY_TEMP_STALE_MS, MASTER_KEY_FILE, readMasterKey } from "@/lib/secret-box";
 import { type CliResult, runCli } from "../helpers/cli";
 import { type CliFolder, cliFolder, expectCleanFailure } from "../helpers/cli-folder";
 import { makeTenant } from "../helpers/tenants";
@@ -82,5 +82,25 @@ describe("the key check", () => {
     expect(keyCheck(folder)).toBe(expected);
     expect(expected).toMatch(/^v1:[0-9a-f]{64}$/);
     expect(expected).not.toContain(readFileSync(keyPath(folder), "utf8").trim());
+  });
+});
+
+describe("key temp files a killed process left", () => {
+  test("the next command removes those over a minute old, keeps a fresh one and anything else", async () => {
+    const folder = appliance(true);
+    const key = readFileSync(keyPath(folder), "utf8");
+    // A process killed between writing its temp key and unlinking it leaves a copy of a key behind.
+    const stale = `${MASTER_KEY_FILE}.0123456789abcdef.tmp`;
+    const fresh = `${MASTER_KEY_FILE}.fedcba9876543210.tmp`;
+    const other = `${MASTER_KEY_FILE}.notes.tmp`;
+    for (const name of [stale, fresh, other]) writeFileSync(join(folder.dataDir, name), key, { mode: 0o600 });
+    const old = (Date.now() - KEY_TEMP_STALE_MS - 5_000) / 1000;
+    utimesSync(join(folder.dataDir, stale), old, old);
+    utimesSync(join(folder.dataDir, other), old, old);
+
+    expect((await folder.aml(["tenant", "list"])).code).toBe(0);
+    const left = readdirSync(folder.dataDir).filter((name) => name.startsWith(`${MASTER_KEY_FILE}.`));
+    expect(left.sort()).toEqual([fresh, other].sort());
+    expect(readFileSync(keyPath(folder), "utf8")).toBe(key);
   });
 });
