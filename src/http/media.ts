@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { ServiceError } from "@/errors";
+import { firstDuplicateKey } from "@/lib/json-duplicate-keys";
 import { chooseRepresentation, type Representation, rememberRepresentation } from "./negotiate";
 
 /**
@@ -44,21 +45,41 @@ function unsupported(contentType: string): ServiceError {
  * of 401. The app refuses it once the route's guard has run (app.ts, refuseMalformedJson).
  */
 export class MalformedJson {
-  constructor(readonly reason: string) {}
+  /** `reason` completes "The request body is not valid JSON: …"; `detail` replaces the whole sentence. */
+  constructor(
+    readonly reason: string,
+    readonly detail = `The request body is not valid JSON: ${reason}`,
+  ) {}
 
   problem(): ServiceError {
-    return new ServiceError("MALFORMED_JSON", `The request body is not valid JSON: ${this.reason}`);
+    return new ServiceError("MALFORMED_JSON", this.detail);
   }
 }
 
-/** A JSON body's text as a value: undefined when empty, MalformedJson when not JSON (the app's parser). */
+/**
+ * A JSON body's text as a value: undefined when empty, MalformedJson when not JSON or when one object
+ * names a member twice (the app's parser). JSON.parse would keep the last of the two silently, so the
+ * appliance could screen a name other than the one a gateway or a log read first (lib/json-duplicate-keys.ts).
+ */
 export function readJsonText(text: string): unknown {
   if (text.trim() === "") return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (error) {
     return new MalformedJson((error as Error).message);
   }
+  if (typeof value === "object" && value !== null) {
+    const repeated = firstDuplicateKey(text);
+    if (repeated !== null) {
+      const at = repeated.path === repeated.key ? "" : ` (at ${repeated.path})`;
+      return new MalformedJson(
+        "a name is repeated",
+        `The request body names ${JSON.stringify(repeated.key)} twice in one object${at}; send each name once, so that what is screened is not in doubt.`,
+      );
+    }
+  }
+  return value;
 }
 
 /**

@@ -124,7 +124,7 @@ const PROBLEMS = {
     name: "BadRequest",
     code: "VALIDATION_FAILED",
     description:
-      "VALIDATION_FAILED (errors[] names each field: body fields by path, query parameters as query.<name>, headers as header.<name>) or MALFORMED_JSON.",
+      "VALIDATION_FAILED (errors[] names each field: body fields by path, query parameters as query.<name>, headers as header.<name>) or MALFORMED_JSON (the body is not UTF-8 JSON, or one object names a member twice).",
   },
   401: { name: "Unauthenticated", code: "UNAUTHENTICATED", description: "UNAUTHENTICATED: the credential is missing, malformed, unknown, expired or revoked." },
   403: { name: "Forbidden", code: "FORBIDDEN", description: "FORBIDDEN (the role does not satisfy the route's policy) or NO_USABLE_TENANT." },

@@ -277,6 +277,35 @@ describe("a body naming thousands of unknown fields", () => {
   });
 });
 
+describe("an object that names a member twice", () => {
+  test.each([
+    ["check", "/v1/screenings/check", '{"fullName":"Ada Example","fullName":"Aldous Quentrell"}', '"fullName" twice in one object;'],
+    ["check, escaped", "/v1/screenings/check", '{"fullName":"Ada Example","full\\u004eame":"Aldous Quentrell"}', '"fullName" twice'],
+    ["check, nested", "/v1/screenings/check", '{"fullName":"Ada Example","options":{"threshold":0.9,"threshold":0.5}}', "(at options.threshold)"],
+    ["bulk", "/v1/screenings/bulk", '[{"fullName":"Ada Example"},{"fullName":"Ada Example","fullName":"Aldous Quentrell"}]', "(at [1].fullName)"],
+  ])("%s is 400 MALFORMED_JSON naming it, and nothing is screened or charged", async (_label, path, body, named) => {
+    const before = world.usedThisMonth();
+    const problem = expectProblem(await world.post(path, body), 400, "MALFORMED_JSON");
+    expect(problem.detail).toContain(named);
+    expect(world.usedThisMonth()).toBe(before);
+  });
+
+  test("the same name in two objects, and repeated values, are fine", async () => {
+    const res = await world.post("/v1/screenings/bulk", '[{"fullName":"Ada Example","userReference":"r-1"},{"fullName":"Ada Example","userReference":"r-1"}]');
+    expect(res.status).toBe(200);
+    expect(json<BulkBody>(res).summary).toEqual({ total: 2, screened: 2, failed: 0 });
+  });
+
+  test("without a credential it is 401, before the body is looked at", async () => {
+    const res = await call(world.url, "/v1/screenings/check", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"fullName":"A","fullName":"B"}',
+    });
+    expect(res.status).toBe(401);
+  });
+});
+
 describe("a body that is not UTF-8", () => {
   // "Jürgen Müller" in Latin-1: ü is the single byte 0xFC, never valid UTF-8.
   const latin1 = Buffer.concat([Buffer.from('{"fullName":"J'), Buffer.from([0xfc]), Buffer.from("rgen M"), Buffer.from([0xfc]), Buffer.from('ller"}')]);
