@@ -1,5 +1,6 @@
 import Papa from "papaparse";
 import { ServiceError } from "@/errors";
+import { firstDuplicateKey } from "@/lib/json-duplicate-keys";
 import { hasNameColumns, subjectFromColumns, unknownColumns } from "./columns";
 
 export type SubjectFileFormat = "jsonl" | "csv";
@@ -22,11 +23,16 @@ export function parseSubjectFile(text: string, format: SubjectFileFormat): { row
     const rows: SubjectFileRow[] = [];
     body.split(/\r?\n/).forEach((raw, i) => {
       if (raw.trim() === "") return;
+      let input: unknown;
       try {
-        rows.push({ line: i + 1, input: JSON.parse(raw) as unknown });
+        input = JSON.parse(raw) as unknown;
       } catch (error) {
         rows.push({ line: i + 1, input: new Error(`line ${i + 1} is not JSON: ${(error as Error).message}`) });
+        return;
       }
+      // As over HTTP (http/media.ts): which of two same-named members was meant is in doubt.
+      const repeated = typeof input === "object" && input !== null ? firstDuplicateKey(raw) : null;
+      rows.push({ line: i + 1, input: repeated ? new Error(`line ${i + 1} names ${JSON.stringify(repeated.key)} twice in one object (at ${repeated.path})`) : input });
     });
     return { rows, warnings: [] };
   }

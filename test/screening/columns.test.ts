@@ -31,4 +31,11 @@ describe("file columns to subjects", () => {
     expect(rows.map((r) => r.line)).toEqual([1, 3]);
     expect(rows[1]?.input).toBeInstanceOf(Error);
   });
+
+  test("a JSONL line that names a member twice is that line's error, as over HTTP", () => {
+    const { rows } = parseSubjectFile('{"fullName":"A"}\n{"fullName":"A","fullName":"B"}\n', "jsonl");
+    expect(rows[0]?.input).toEqual({ fullName: "A" });
+    expect(rows[1]?.input).toBeInstanceOf(Error);
+    expect(String(rows[1]?.input)).toContain('line 2 names "fullName" twice');
+  });
 });
