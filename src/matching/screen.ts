@@ -8,6 +8,7 @@ import { planQuery } from "./query";
 import { type Refined, refine, subjectFacts } from "./refine";
 import { retrieve } from "./retrieve";
 import { type NameScore, scoreName } from "./score";
+import { otherReadings, type QueryReading } from "./readings";
 import type { Match, ScreenContext, ScreenQuery, ScreenResult } from "./types";
 import { MAX_BONUS, WEAK_ALIAS_FACTOR } from "./weights";
 
@@ -18,6 +19,7 @@ interface Best {
   readonly name: NameScore;
   readonly field: string;
   readonly text: string;
+  readonly reading: QueryReading | null;
 }
 
 const DAY_MS = 86_400_000;
@@ -33,9 +35,20 @@ export function staleSources(options: ResolvedOptions, ctx: ScreenContext): Sour
   });
 }
 
-function queryNames(query: ScreenQuery): { field: string; text: string }[] {
+/** The subject's names, each as written and in its other readings (readings.ts). */
+function queryNames(query: ScreenQuery): { field: string; text: string; reading: QueryReading | null; read: string }[] {
   const aliases = (query.aliases ?? []).map((text, i) => ({ field: `aliases[${i}]`, text }));
-  return [{ field: "fullName", text: query.fullName }, ...aliases].filter((n) => n.text.trim().length > 0);
+  const seen = new Set<string>();
+  // A name given twice (an alias equal to fullName, or to another alias) is screened once.
+  const written = [{ field: "fullName", text: query.fullName }, ...aliases].filter((n) => {
+    const fresh = n.text.trim().length > 0 && !seen.has(n.text);
+    seen.add(n.text);
+    return fresh;
+  });
+  return written.flatMap((name) => [
+    { ...name, reading: null, read: name.text },
+    ...otherReadings(name.text).map((other) => ({ ...name, reading: other.reading, read: other.text })),
+  ]);
 }
 
 /** Best-scoring listed name per entity over all the subject's names. */
@@ -44,8 +57,8 @@ function collect(index: MatchIndex, query: ScreenQuery, options: ResolvedOptions
   const expand = { trigramFloor: options.trigramFloor, phonetic: options.phonetic, nicknames: options.nicknames, exactOnly: options.exactMatch };
   const floor = options.dobMismatchSurfacing ? Math.min(options.threshold, options.dobMismatchHighScoreThreshold) : options.threshold;
   const best = new Map<number, Best>();
-  for (const { field, text } of queryNames(query)) {
-    const plan = planQuery(index, text, expand);
+  for (const { field, text, reading, read } of queryNames(query)) {
+    const plan = planQuery(index, read, expand);
     const candidates = retrieve(index, plan, { threshold: floor, candidateLimit: options.candidateLimit, sourceMask });
     stats.candidates += candidates.length;
     for (const nameId of candidates) {
@@ -55,7 +68,7 @@ function collect(index: MatchIndex, query: ScreenQuery, options: ResolvedOptions
       const entity = index.names.entity[nameId]!;
       const prev = best.get(entity);
       if (!prev || base > prev.base || (base === prev.base && nameId < prev.nameId)) {
-        best.set(entity, { entity, nameId, base, name, field, text });
+        best.set(entity, { entity, nameId, base, name, field, text, reading });
       }
     }
   }
@@ -74,6 +87,7 @@ function toMatch(index: MatchIndex, b: Best, refined: Refined, homeCountry: stri
     matchedNameKind: listed.kind,
     queryField: b.field,
     queryName: b.text,
+    ...(b.reading ? { queryReading: b.reading } : {}),
     score: Math.round(refined.score * 10000) / 10000,
     programmes: entity.programmes,
     pepTiers: pepTiersOf(entity.pep, homeCountry),

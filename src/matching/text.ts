@@ -1,4 +1,5 @@
 import anyAscii from "any-ascii";
+import { latinLookalikes } from "./lookalikes";
 
 /**
  * Character-level folding: one whitespace-free piece of a name becomes lowercase ASCII tokens.
@@ -13,10 +14,19 @@ export interface FoldedPiece {
 }
 
 // Scripts whose usual writing omits short vowels, so any-ascii yields consonant skeletons ("mhmd"):
-// Hebrew, Arabic, Syriac, Thaana, north Indic (inherent vowel unwritten: कमल → "kml"), Thai.
-const ABJAD_RE = /[\u0590-\u05FF\u0780-\u07BF\u0900-\u0B7F\u0600-\u06FF\u0700-\u074F\u0750-\u077F\u08A0-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF\u0E00-\u0E7F]/;
-const HANGUL_RE = /[\u1100-\u11FF\u3130-\u318F\uAC00-\uD7AF]/;
-const CJK_RE = /[\u3040-\u30FF\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF]/;
+// Hebrew, Arabic, Syriac, Thaana, north Indic (inherent vowel unwritten: कमल → "kml"), Thai. The
+// Arabic presentation forms end at U+FEFC: U+FEFF (a byte-order mark, invisible) is not Arabic.
+const ABJAD_RE = /[\u0590-\u05FF\u0780-\u07BF\u0900-\u0B7F\u0600-\u06FF\u0700-\u074F\u0750-\u077F\u08A0-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFC\u0E00-\u0E7F]/;
+// Hangul letters and syllables; the fillers (U+115F, U+1160, U+3164) are blanks, split off as spaces.
+const HANGUL = "\\u1100-\\u115E\\u1161-\\u11FF\\u3131-\\u3163\\u3165-\\u318E\\uAC00-\\uD7AF";
+// Kana and CJK ideographs; the kana middle dot, prolonged sound and iteration marks (U+30FB-U+30FF)
+// are not letters: on a Latin word ("HAMASー") they decide nothing about its script.
+const CJK = "\\u3041-\\u3096\\u30A1-\\u30FA\\u3400-\\u4DBF\\u4E00-\\u9FFF\\uF900-\\uFAFF";
+const HANGUL_RE = new RegExp(`[${HANGUL}]`);
+const CJK_RE = new RegExp(`[${CJK}]`);
+// A run of East Asian letters inside a piece, with the kana marks among them: only these are cut
+// into syllables ("ウラジーミル" is one run, as it always was).
+const EAST_ASIAN_RUN_RE = new RegExp(`([${HANGUL}${CJK}\\u30FC-\\u30FE\\u309D\\u309E]+)`);
 const NON_ASCII_RE = /[^\x00-\x7F]/;
 // any-ascii writes each CJK/Hangul syllable capitalised ("XiJinPing"); the case change is the syllable boundary.
 const SYLLABLE_BOUNDARY_RE = /([A-Za-z])(?=[A-Z])/g;
@@ -35,16 +45,38 @@ export function foldPiece(piece: string): FoldedPiece {
   let text = piece;
   let script: Script = "latin";
   if (NON_ASCII_RE.test(text)) {
-    text = text.normalize("NFKC");
+    text = latinLookalikes(text.normalize("NFKC"));
     script = detectScript(text);
-    text = anyAscii(text);
-    if (script === "hangul" || script === "cjk") text = text.replace(SYLLABLE_BOUNDARY_RE, "$1 ");
+    text = script === "hangul" || script === "cjk" ? foldEastAsian(text) : anyAscii(text);
   }
   const tokens = text.toLowerCase().replace(APOSTROPHE_RE, "").split(SEPARATOR_RE).filter((t) => t.length > 0);
   return { tokens, script };
 }
 
+/**
+ * Transliterates a piece holding East Asian letters: each run of them is cut into its syllables, and
+ * only those runs, so one ideograph or Hangul letter on an upper-case Latin word ("PUTIN李") does not
+ * cut the word into letters.
+ */
+function foldEastAsian(text: string): string {
+  const parts = text.split(EAST_ASIAN_RUN_RE);
+  // split() with a capture group alternates: other text at even indexes, East Asian runs at odd ones.
+  for (let i = 0; i < parts.length; i++) {
+    const ascii = anyAscii(parts[i]!);
+    parts[i] = i % 2 === 1 ? ` ${ascii.replace(SYLLABLE_BOUNDARY_RE, "$1 ")} ` : ascii;
+  }
+  return parts.join("");
+}
+
+/**
+ * Whitespace, and the blanks that are not whitespace to JavaScript but are written as one: the Hangul
+ * fillers (U+3164 renders as a space) and the kana middle dot that Japanese writes between the parts
+ * of a foreign name ("ウラジーミル・プーチン", "VLADIMIR・PUTIN"). U+FEFF is whitespace to JavaScript
+ * but an invisible character in a name: it is dropped inside the piece, as a zero-width space is.
+ */
+const PIECE_SEPARATOR_RE = /(?:(?!\uFEFF)[\s\u115F\u1160\u3164\uFFA0\u30FB])+/;
+
 /** Splits on whitespace only; each piece is folded separately so results can be cached per piece. */
 export function splitPieces(raw: string): string[] {
-  return raw.split(/[\s\u00A0\u3000]+/).filter((p) => p.length > 0);
+  return raw.split(PIECE_SEPARATOR_RE).filter((p) => p.length > 0);
 }

@@ -1,3 +1,4 @@
+import type { QueryReading } from "./readings";
 import type { AliasQuality, EntityType, NameKind, PepTier, SourceList } from "../watchlists/entity";
 import type { DobRelation } from "./dates";
 import type { Outcome } from "./outcome";
@@ -49,6 +50,8 @@ export interface Match {
   /** Which subject name matched: "fullName" or "aliases[i]". */
   readonly queryField: string;
   readonly queryName: string;
+  /** How queryName was read to find this match, when not as written (readings.ts); absent otherwise. */
+  readonly queryReading?: QueryReading;
   readonly score: number;
   readonly programmes: readonly string[];
   readonly pepTiers: readonly PepTier[];

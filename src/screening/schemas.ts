@@ -2,6 +2,7 @@ import { z } from "zod";
 import { BODY_CORRELATION_ID, schemaComponent } from "@/http/openapi";
 import type { MatchKind } from "@/matching/expand";
 import { COVERAGE_PRESETS } from "@/matching/options";
+import { QUERY_READINGS, type QueryReading } from "@/matching/readings";
 import type { MatchExplanation } from "@/matching/types";
 import { PEP_TIERS, type PepTier, SOURCE_LISTS } from "@/watchlists/entity";
 import { MAX_ALIASES, MAX_BULK_ROWS, MAX_NAME_LENGTH, MAX_USER_REFERENCE_LENGTH, Subject } from "./subject";
@@ -119,7 +120,15 @@ const MatchSchema = z
     matchedName: z.string().describe("The listed name that matched, as published"),
     matchedNameKind: z.enum(["primary", "aka", "fka", "nka"]),
     queryField: z.string().describe('Which subject name matched: "fullName" or "aliases[i]"'),
-    queryName: z.string(),
+    queryName: z.string().describe("That subject name as sent"),
+    queryReading: z
+      .enum(Object.keys(QUERY_READINGS) as [QueryReading, ...QueryReading[]])
+      .optional()
+      .describe(
+        `Present when queryName matched only as read another way, screened beside it as written: ${Object.entries(QUERY_READINGS)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join("; ")}. The alignments show the tokens of that reading.`,
+      ),
     score: z.number().min(0).max(1),
     programmes: z.array(z.string()),
     pepTiers: z.array(Tier),
