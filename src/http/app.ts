@@ -9,6 +9,7 @@ import { apiDocs } from "./docs";
 import type { HttpDeps } from "./deps";
 import { isJsonMediaType, MalformedJson, readJsonText, UNREAD } from "./media";
 import { jsonResponse } from "./negotiate";
+import { refuseUndecodableQuery } from "./query-encoding";
 import { notInThisVersion, type RouteTable, routeNotFound, routeTable } from "./route-table";
 import { problemResponse } from "./problem";
 import { beginRequest, requestState } from "./request-state";
@@ -76,9 +77,10 @@ export function createApp(deps: HttpDeps) {
       return json ? readJsonText(text) : text;
     })
     // After every route's guard (transform hooks run before any beforeHandle): a caller without a
-    // valid credential gets 401, not a 400 about a body it may not send.
-    .onBeforeHandle(function refuseMalformedJson({ body }) {
+    // valid credential gets 401, not a 400 about a body or a query it may not send.
+    .onBeforeHandle(function refuseMalformedInput({ body, request }) {
       if (body instanceof MalformedJson) throw body.problem();
+      refuseUndecodableQuery(request);
     })
     .onError(({ request, error, code }) => {
       const state = requestState(request);
@@ -209,10 +211,13 @@ function toServiceError(error: ElysiaError, code: unknown, request: Request, tab
   // A route's own 404 on a path of a later feature (GET /v1/screenings/batch reaches GET
   // /v1/screenings/{id} with the id "batch") says what an unmatched path there says.
   if (error instanceof ServiceError) return error.code === "NOT_FOUND" ? (notInThisVersion(request.method, new URL(request.url).pathname) ?? error) : error;
-  if (code === "VALIDATION") return validationError(error);
+  if (code === "VALIDATION") return undecodablePathSegment(error, request) ?? validationError(error);
   if (code === "PARSE") {
     // Elysia wraps whatever onParse throws (413 over the limit, MALFORMED_JSON with its reason) in a ParseError.
     if (error.cause instanceof ServiceError) return error.cause;
+    // Only an upload route has Elysia read its multipart body (onParse returns nothing for it); what
+    // fails there is the form, not JSON.
+    if ((request.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")) return malformedMultipart();
     return new ServiceError("MALFORMED_JSON", "The request body could not be parsed.");
   }
   if (code === "NOT_FOUND") {
@@ -232,6 +237,24 @@ function toServiceError(error: ElysiaError, code: unknown, request: Request, tab
   return new ServiceError("INTERNAL", "An internal error occurred; quote the correlation id to your administrator.", {
     cause: error,
   });
+}
+
+function malformedMultipart(): ServiceError {
+  return new ServiceError(
+    "INVALID_INPUT",
+    "The request body is not a valid multipart/form-data form (a missing or wrong boundary, or a truncated part); send the files as multipart/form-data parts named file.",
+  );
+}
+
+/**
+ * A path segment whose percent-encoding is not UTF-8 (`/v1/tenants/%FF`) reaches the route as a null
+ * param, which read "params.id must be a string, not null". No id is such a segment, so it is the
+ * 404 any unknown id gets.
+ */
+function undecodablePathSegment(error: ElysiaError, request: Request): ServiceError | null {
+  if (error.type !== "params" || typeof error.value !== "object" || error.value === null) return null;
+  if (!Object.values(error.value).some((v) => v === null || v === undefined)) return null;
+  return new ServiceError("NOT_FOUND", `Nothing is at ${new URL(request.url).pathname}: a path segment is not percent-encoded UTF-8, so it names nothing.`);
 }
 
 type SafeParser = { safeParse: (v: unknown) => { success: boolean; error?: unknown } };

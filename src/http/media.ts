@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { ServiceError } from "@/errors";
 import { firstDuplicateKey } from "@/lib/json-duplicate-keys";
+import { firstLoneSurrogate, loneSurrogateDetail } from "@/lib/json-lone-surrogates";
 import { chooseRepresentation, type Representation, rememberRepresentation } from "./negotiate";
 
 /**
@@ -14,7 +15,10 @@ import { chooseRepresentation, type Representation, rememberRepresentation } fro
  *   requests with `data=` send none); an empty body reaches the handler as undefined ("optional"
  *   accepts it whatever Content-Type came with it). The route validates the body itself.
  *
- * Both run as beforeHandle hooks: after the guard's authentication (401/403 come first) and the
+ * - `noBody: inputs`: the route takes no body; one sent is 400 VALIDATION_FAILED on "body", naming
+ *   `inputs` (the query parameters to use instead), not ignored.
+ *
+ * All run as beforeHandle hooks: after the guard's authentication (401/403 come first) and the
  * query/params validation, before the handler. The cost is a header read or two per request.
  */
 
@@ -42,7 +46,7 @@ function unsupported(contentType: string): ServiceError {
 /**
  * What the app's parser leaves as the body of a JSON request that does not parse. The parser runs
  * before the guard authenticates; refusing there would answer an unauthenticated caller 400 instead
- * of 401. The app refuses it once the route's guard has run (app.ts, refuseMalformedJson).
+ * of 401. The app refuses it once the route's guard has run (app.ts, refuseMalformedInput).
  */
 export class MalformedJson {
   /** `reason` completes "The request body is not valid JSON: …"; `detail` replaces the whole sentence. */
@@ -57,9 +61,11 @@ export class MalformedJson {
 }
 
 /**
- * A JSON body's text as a value: undefined when empty, MalformedJson when not JSON or when one object
- * names a member twice (the app's parser). JSON.parse would keep the last of the two silently, so the
- * appliance could screen a name other than the one a gateway or a log read first (lib/json-duplicate-keys.ts).
+ * A JSON body's text as a value: undefined when empty, MalformedJson when not JSON, when one object
+ * names a member twice, or when a string escapes half a surrogate pair (the app's parser). JSON.parse
+ * would keep the last of two names silently, so the appliance could screen a name other than the one
+ * a gateway or a log read first (lib/json-duplicate-keys.ts); a lone surrogate cannot be stored as
+ * UTF-8 and came back as U+FFFD, a value the client never sent (lib/json-lone-surrogates.ts).
  */
 export function readJsonText(text: string): unknown {
   if (text.trim() === "") return undefined;
@@ -79,8 +85,11 @@ export function readJsonText(text: string): unknown {
       );
     }
   }
+  const broken = firstLoneSurrogate(text, value);
+  if (broken !== null) return new MalformedJson("a string holds a lone surrogate", `The request body is not valid JSON text: ${loneSurrogateDetail(broken)}`);
   return value;
 }
+
 
 /**
  * A JSON body's text as a value: undefined when empty, 400 MALFORMED_JSON when not JSON. For a body
@@ -102,6 +111,22 @@ function sentBytes(request: Request): boolean {
   return length === null ? request.headers.has("transfer-encoding") : Number(length.trim()) !== 0;
 }
 
+/**
+ * Whether a route that takes no body got one: body bytes were declared, or a chunked body left
+ * something. Such a body was silently ignored, so `{"role":"auditor"}` issued an analyst key.
+ */
+function carriesBody(request: Request, body: unknown): boolean {
+  const length = request.headers.get("content-length");
+  if (length !== null) return Number(length.trim()) !== 0;
+  return body !== undefined && body !== "" && body !== null;
+}
+
+/** 400 naming "body" for a route whose inputs are `inputs` ("the query parameters label and role"). */
+function noBodyProblem(inputs: string): ServiceError {
+  const message = `must be absent: this route takes no body; send ${inputs}`;
+  return new ServiceError("VALIDATION_FAILED", `The request is invalid: body ${message}.`, { fieldIssues: [{ field: "body", message }] });
+}
+
 interface BodyContext {
   request: Request;
   body: unknown;
@@ -112,6 +137,13 @@ export function media() {
     produces: (offered: readonly Representation[]) => ({
       beforeHandle({ request, query }: { request: Request; query: Record<string, unknown> }) {
         rememberRepresentation(request, chooseRepresentation(request.headers.get("accept"), offered, query["format"]));
+      },
+    }),
+    // `noBody: "the query parameters label and role"`: a body (any bytes, any Content-Type) is 400
+    // naming what to send instead, before anything is written; none, or an empty one, is fine.
+    noBody: (inputs: string) => ({
+      beforeHandle(context: BodyContext) {
+        if (carriesBody(context.request, context.body)) throw noBodyProblem(inputs);
       },
     }),
     jsonBody: (mode: "required" | "optional") => ({

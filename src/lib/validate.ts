@@ -58,6 +58,8 @@ function plainMessage(issue: z.core.$ZodRawIssue): string | undefined {
     if (issue.input === undefined) return "is required";
     // A value coerced to a number (a setting from the environment) arrives as NaN when it was not one.
     if (typeof issue.input === "number" && Number.isNaN(issue.input)) return `must be ${expected ?? "a number"}`;
+    // JSON's 1e400 parses as Infinity, which zod calls not a number: "must be a number, not a number".
+    if (typeof issue.input === "number" && !Number.isFinite(issue.input)) return `must be ${expected ?? "a number"} that is finite, not one too large to represent`;
     return expected ? `must be ${expected}, not ${received(issue.input)}` : undefined;
   }
   if ((issue.code === "invalid_value" || issue.code === "invalid_union") && !atRoot && issue.input === undefined) return "is required";

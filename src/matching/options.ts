@@ -85,7 +85,7 @@ export const RiskProfileOptions = z
     dobMismatchHighScoreThreshold: fields.dobMismatchHighScoreThreshold.default(DEFAULT_OPTIONS.dobMismatchHighScoreThreshold),
     homeCountry: z
       .string()
-      .regex(/^[A-Z]{2}$/, "homeCountry must be an ISO 3166-1 alpha-2 code such as GB")
+      .regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code such as GB")
       .nullable()
       .default(DEFAULT_OPTIONS.homeCountry)
       .describe("The tenant's home country (ISO 3166-1 alpha-2): PEP positions there are Domestic, elsewhere Foreign. Default null (no Domestic tier)."),

@@ -1,6 +1,7 @@
 import Papa from "papaparse";
 import { ServiceError } from "@/errors";
 import { firstDuplicateKey } from "@/lib/json-duplicate-keys";
+import { firstLoneSurrogate, loneSurrogateDetail } from "@/lib/json-lone-surrogates";
 import { hasNameColumns, subjectFromColumns, unknownColumns } from "./columns";
 
 export type SubjectFileFormat = "jsonl" | "csv";
@@ -30,9 +31,7 @@ export function parseSubjectFile(text: string, format: SubjectFileFormat): { row
         rows.push({ line: i + 1, input: new Error(`line ${i + 1} is not JSON: ${(error as Error).message}`) });
         return;
       }
-      // As over HTTP (http/media.ts): which of two same-named members was meant is in doubt.
-      const repeated = typeof input === "object" && input !== null ? firstDuplicateKey(raw) : null;
-      rows.push({ line: i + 1, input: repeated ? new Error(`line ${i + 1} names ${JSON.stringify(repeated.key)} twice in one object (at ${repeated.path})`) : input });
+      rows.push({ line: i + 1, input: jsonLineProblem(raw, input, i + 1) ?? input });
     });
     return { rows, warnings: [] };
   }
@@ -44,4 +43,15 @@ export function parseSubjectFile(text: string, format: SubjectFileFormat): { row
   const warnings = unknownColumns(headers).map((h) => `column "${h}" is not a subject field and is ignored`);
   for (const error of parsed.errors.slice(0, 20)) warnings.push(`CSV row ${(error.row ?? 0) + 1}: ${error.message}`);
   return { rows: parsed.data.map((record, i) => ({ line: i + 1, input: subjectFromColumns(record) })), warnings };
+}
+
+/**
+ * As over HTTP (http/media.ts, readJsonText): a line that names a member twice (which was meant is in
+ * doubt) or escapes a lone surrogate (stored as U+FFFD, a value the file never held) is refused.
+ */
+function jsonLineProblem(raw: string, input: unknown, line: number): Error | null {
+  const repeated = typeof input === "object" && input !== null ? firstDuplicateKey(raw) : null;
+  if (repeated) return new Error(`line ${line} names ${JSON.stringify(repeated.key)} twice in one object (at ${repeated.path})`);
+  const broken = firstLoneSurrogate(raw, input);
+  return broken === null ? null : new Error(`line ${line} is not valid JSON text: ${loneSurrogateDetail(broken)}`);
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CONTROL_MESSAGE, hasControlCharacter, showControlCharacters, withoutControls } from "@/lib/control-characters";
 import { countryToIso2 } from "@/lib/countries";
 import { type FoldCache, normaliseName } from "@/matching/normalise";
 
@@ -31,24 +32,12 @@ export function isValidBirthDate(text: string, today: Date = new Date()): boolea
   return earliest <= today.getTime();
 }
 
-// C0 controls, DEL and C1 controls (NUL, tab, line breaks, ESC...): never part of a name or a reference.
-const CONTROL_RE = /[\u0000-\u001F\u007F-\u009F]/;
 const ASCII_ALNUM_RE = /[A-Za-z0-9]/;
 const LETTER_OR_DIGIT_RE = /[\p{L}\p{N}]/u;
 
-/** Whether the text holds a C0 or C1 control character (refused in every subject string). */
-export function hasControlCharacter(text: string): boolean {
-  return CONTROL_RE.test(text);
-}
+// Shared with the admin fields (lib/control-characters.ts); re-exported for the screening modules that read them here.
+export { CONTROL_MESSAGE, hasControlCharacter, showControlCharacters };
 
-const CONTROLS_GLOBAL_RE = new RegExp(CONTROL_RE.source, "g");
-
-/** The text with every control character hasControlCharacter refuses shown as U+FFFD, so it stays visible. */
-export function showControlCharacters(text: string): string {
-  return text.replace(CONTROLS_GLOBAL_RE, "\uFFFD");
-}
-
-export const CONTROL_MESSAGE = "must not contain control characters (such as NUL, tab or a line break)";
 export const NO_NAME_MESSAGE = "must contain at least one letter or digit";
 
 /**
@@ -64,13 +53,6 @@ export function hasNameToken(text: string): boolean {
   if (ASCII_ALNUM_RE.test(text)) return true;
   return LETTER_OR_DIGIT_RE.test(text) && normaliseName(text).tokens.length > 0;
 }
-
-// Checked after trimming, so surrounding whitespace (a trailing newline from a paste) is dropped, not refused.
-const withoutControls = (text: string, ctx: z.RefinementCtx): boolean => {
-  if (!hasControlCharacter(text)) return true;
-  ctx.addIssue({ code: "custom", message: CONTROL_MESSAGE });
-  return false;
-};
 
 // Messages never repeat the field: problem bodies print "fullName must not be empty".
 const name = () =>

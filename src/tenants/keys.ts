@@ -1,3 +1,4 @@
+import { CONTROL_MESSAGE, hasControlCharacter } from "@/lib/control-characters";
 import { and, asc, eq } from "drizzle-orm";
 import { appendAudit } from "@/audit/append";
 import { generateApiKey } from "@/auth/api-key-format";
@@ -84,7 +85,10 @@ export function parseKeyRole(value: string | undefined): ApiKeyRole {
 function checkLabel(label: string | null | undefined): string | null {
   if (label === undefined || label === null || label.trim() === "") return null;
   if (label.length > 200) throw invalidInput("label must be at most 200 characters", [{ field: "label", message: "must be at most 200 characters" }]);
-  return label.trim();
+  const trimmed = label.trim();
+  // `aml tenant keys` prints labels to a terminal; an ESC sequence or a line break there misleads.
+  if (hasControlCharacter(trimmed)) throw invalidInput(`label ${CONTROL_MESSAGE}`, [{ field: "label", message: CONTROL_MESSAGE }]);
+  return trimmed;
 }
 
 /** Issues a new key for a tenant; the plaintext is returned once. */

@@ -1,10 +1,35 @@
 import { z } from "zod";
 import { notFound } from "@/errors";
+import { withoutControls } from "@/lib/control-characters";
 import { isUuid, storedId } from "@/lib/ids";
 import { pathId } from "@/lib/validate";
 import { SOURCE_LISTS } from "@/watchlists/entity";
 
 export const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** Free text an operator reads in `aml tenant list`, logs and exports: no control characters (lib/control-characters.ts). */
+const adminText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, "is required")
+    .max(max)
+    .superRefine((text, ctx) => {
+      withoutControls(text, ctx);
+    });
+
+// A URL holds neither: new URL() drops tabs and line breaks and percent-encodes spaces, so the URL
+// called would differ from the one stored, shown and audited. Trimmed first, as before.
+const URL_UNSAFE_RE = /[\s\u0000-\u001F\u007F-\u009F]/;
+export const URL_UNSAFE_MESSAGE = "must not contain control characters or spaces (percent-encode a space as %20)";
+
+/** A webhook receiver URL as sent; the URL policy (webhooks/url-policy.ts) checks scheme and host later. */
+const WebhookUrl = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2048)
+  .refine((url) => !URL_UNSAFE_RE.test(url), URL_UNSAFE_MESSAGE);
 
 export const QuotaValue = z
   .number()
@@ -16,25 +41,25 @@ export const QuotaValue = z
 /** POST /v1/tenants body (spec, Resources); also what `aml tenant create` validates. */
 export const CreateTenantInput = z
   .object({
-    name: z.string().trim().min(1, "is required").max(200),
+    name: adminText(200),
     slug: z
       .string()
       .trim()
       .regex(SLUG_RE, "must be 1-63 lowercase letters, digits or hyphens, starting and ending with a letter or digit"),
     contactEmail: z.email("must be an e-mail address").max(320),
-    plan: z.string().trim().min(1, "is required").max(100),
+    plan: adminText(100),
     enabledLists: z
       .array(z.enum(SOURCE_LISTS, { error: `must be one of ${SOURCE_LISTS.join(", ")}` }))
       .min(1, "must name at least one list")
       .refine((lists) => new Set(lists).size === lists.length, "must not repeat a list"),
-    webhookUrl: z.string().trim().min(1).max(2048).nullish(),
+    webhookUrl: WebhookUrl.nullish(),
     monthlyScreeningQuota: QuotaValue.optional(),
   })
   .strict();
 export type CreateTenantInput = z.infer<typeof CreateTenantInput>;
 
 /** PUT /v1/tenants/{id}/webhook body: the receiver URL, or null to stop queueing events. */
-export const SetWebhookInput = z.object({ webhookUrl: z.string().trim().min(1).max(2048).nullable() }).strict();
+export const SetWebhookInput = z.object({ webhookUrl: WebhookUrl.nullable() }).strict();
 export type SetWebhookInput = z.infer<typeof SetWebhookInput>;
 
 export const SetQuotaInput = z.object({ monthlyScreeningQuota: QuotaValue }).strict();

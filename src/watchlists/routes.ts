@@ -127,7 +127,7 @@ export function listRoutes<Index>(deps: HttpDeps, runtime: () => WatchlistRuntim
           responses: {
             201: jsonResponse("The import report", IMPORT_REPORT_SCHEMA),
             ...problemResponses([400, 401, 403, 406, 409, 413, 415], {
-              400: "No file in the upload, a file that fails to parse (named, with where it broke; nothing changes) or an unknown query parameter.",
+              400: "No file in the upload, a body that is not a valid multipart form (INVALID_INPUT), a file that fails to parse (named, with where it broke; nothing changes) or an unknown query parameter.",
               403: "The credential is an API key, or a bearer token without the admin role.",
               409: "Another import is running, or a source would lose more than the allowed share of its serving entities (removals lists them; nothing was published).",
               413: "The upload is over maxUploadBytes.",

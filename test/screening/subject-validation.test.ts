@@ -306,6 +306,45 @@ describe("an object that names a member twice", () => {
   });
 });
 
+describe("a string that escapes a lone surrogate", () => {
+  // JSON lets "\ud800" escape half a surrogate pair; JSON.parse keeps it, and it came back from storage as U+FFFD.
+  test.each([
+    ["check", "/v1/screenings/check", '{"fullName":"Boris \\ud800 Quillfeather","userReference":"ref-1"}', "fullName escapes half"],
+    ["check, reference", "/v1/screenings/check", '{"fullName":"Boris Quillfeather","userReference":"sur\\udc00"}', "userReference escapes half"],
+    ["check, a name", "/v1/screenings/check", '{"fullName":"Boris Quillfeather","options":{"x\\uDBFF":1}}', "options.x\ufffd escapes half"],
+    ["bulk", "/v1/screenings/bulk", '[{"fullName":"Ada Example"},{"fullName":"Ada Example","aliases":["A","B\\uD83D"]}]', "[1].aliases[1] escapes half"],
+  ])("%s is 400 MALFORMED_JSON naming the field, and nothing is screened or charged", async (_label, path, body, named) => {
+    const before = world.usedThisMonth();
+    const problem = expectProblem(await world.post(path, body), 400, "MALFORMED_JSON");
+    expect(problem.detail).toContain(named);
+    expect(world.usedThisMonth()).toBe(before);
+  });
+
+  test("a whole pair, escaped or raw, and an escaped backslash before u are fine", async () => {
+    const res = await world.post("/v1/screenings/check", '{"fullName":"Ada \\ud83d\\ude00 Example","userReference":"\\\\ud800 😀"}');
+    expect(res.status).toBe(200);
+    expect(json<{ userReference: string }>(res).userReference).toBe("\\ud800 😀");
+  });
+});
+
+describe("a number too large to represent", () => {
+  test("1e400 (Infinity once parsed) is 400 saying it is not finite", async () => {
+    const before = world.usedThisMonth();
+    const problem = expectProblem(await world.post("/v1/screenings/check", '{"fullName":"Ada Example","options":{"threshold":1e400}}'), 400, "VALIDATION_FAILED");
+    expect(problem.errors).toEqual([{ field: "options.threshold", message: "must be a number that is finite, not one too large to represent" }]);
+    expect(world.usedThisMonth()).toBe(before);
+  });
+});
+
+describe("a screening id whose percent-encoding is not UTF-8", () => {
+  test.each([
+    ["GET", "/v1/screenings/%FF"],
+    ["POST", "/v1/screenings/%FF/rescreen"],
+  ])("%s %s is 404 NOT_FOUND, as an unknown id", async (method, path) => {
+    expectProblem(await call(world.url, path, { method, key: world.key }), 404, "NOT_FOUND");
+  });
+});
+
 describe("a body that is not UTF-8", () => {
   // "Jürgen Müller" in Latin-1: ü is the single byte 0xFC, never valid UTF-8.
   const latin1 = Buffer.concat([Buffer.from('{"fullName":"J'), Buffer.from([0xfc]), Buffer.from("rgen M"), Buffer.from([0xfc]), Buffer.from('ller"}')]);

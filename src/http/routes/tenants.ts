@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { NoQuery } from "@/http/empty-input";
 import { z } from "zod";
+import { withoutControls } from "@/lib/control-characters";
 import { pathId } from "@/lib/validate";
 import { onboardTenant } from "@/tenants/create";
 import { getTenant, listTenants } from "@/tenants/get";
@@ -28,11 +29,20 @@ import { ADMIN_PROBLEMS, TENANT_ADMIN_DESCRIPTIONS, TENANT_ADMIN_READ, TENANT_AD
 const KeyParams = TenantParams.extend({ keyId: pathId("API key id (keyId)") });
 const IssueKeyQuery = z
   .object({
-    label: z.string().max(200).optional().describe("What the key is for"),
+    label: z
+      .string()
+      .max(200)
+      .trim()
+      .superRefine((text, ctx) => {
+        withoutControls(text, ctx);
+      })
+      .optional()
+      .describe("What the key is for: at most 200 characters, no control characters"),
     role: z.enum(["compliance_analyst", "auditor"]).optional().describe("compliance_analyst (default) or auditor (read only)"),
   })
   .strict();
 
+const NO_BODY_PROBLEM = "An unknown query parameter (the route takes none), or a body (the route takes none).";
 const MEDIA = mediaRefusals("anything is read or written");
 const WRITE_DESCRIPTIONS = {
   ...TENANT_ADMIN_DESCRIPTIONS,
@@ -122,16 +132,17 @@ export function tenantRoutes(deps: HttpDeps) {
         produces: JSON_ONLY,
         params: TenantParams,
         query: IssueKeyQuery,
+        noBody: "the query parameters label and role (?label=…&role=auditor)",
         detail: {
           ...secured("Admin", {
             summary: "Issue an API key",
             description:
-              "Query label (optional) and role (compliance_analyst by default, or auditor for read-only); any other query parameter is 400, and no body is read. Returns 201 with keyId and apiKey; the key is shown once. Rotation: issue a new key, then revoke the old one. Audited as api_key.issue. A 406 (Accept allows no JSON type) is answered before the key is created.",
+              "Query label (optional) and role (compliance_analyst by default, or auditor for read-only); any other query parameter is 400, and so is a request with a body (400 naming body; the inputs are query parameters, never body fields). Returns 201 with keyId and apiKey; the key is shown once. Rotation: issue a new key, then revoke the old one. Audited as api_key.issue. A 406 (Accept allows no JSON type) is answered before the key is created.",
             tags: ["Tenants (admin)"],
           }),
           responses: {
             201: jsonResponse("The new key, shown once", ISSUED_API_KEY_SCHEMA),
-            ...problemResponses([...ADMIN_PROBLEMS, 404], { ...TENANT_ADMIN_DESCRIPTIONS, 400: "A label over 200 characters, an unknown role or an unknown query parameter." }),
+            ...problemResponses([...ADMIN_PROBLEMS, 404], { ...TENANT_ADMIN_DESCRIPTIONS, 400: "A label over 200 characters or with a control character, an unknown role, an unknown query parameter or a body." }),
           },
         },
       },
@@ -145,16 +156,18 @@ export function tenantRoutes(deps: HttpDeps) {
         produces: JSON_ONLY,
         params: KeyParams,
         query: NoQuery,
+        noBody: "nothing: the key is named by the path",
         detail: {
           ...secured("Admin", {
             summary: "Revoke an API key",
-            description: `The key fails with 401 from the next request on. Returns the key's metadata with revokedAt. 404 for an unknown key or tenant; 409 when already revoked. Audited as api_key.revoke. A 406 (Accept allows no JSON type) is answered before the key is revoked. ${NO_QUERY}`,
+            description: `The key fails with 401 from the next request on. Returns the key's metadata with revokedAt. 404 for an unknown key or tenant; 409 when already revoked. Audited as api_key.revoke. It takes no body: a request with one is 400 naming body, and nothing is revoked. A 406 (Accept allows no JSON type) is answered before the key is revoked. ${NO_QUERY}`,
             tags: ["Tenants (admin)"],
           }),
           responses: {
             200: jsonResponse("The revoked key", API_KEY_SCHEMA),
             ...problemResponses([...ADMIN_PROBLEMS, 404, 409], {
               ...TENANT_ADMIN_DESCRIPTIONS,
+              400: NO_BODY_PROBLEM,
               404: "No such tenant, or no such key of this tenant.",
               409: "The key was already revoked.",
             }),
@@ -210,15 +223,16 @@ export function tenantRoutes(deps: HttpDeps) {
       },
       {
         ...TENANT_ADMIN_READ,
+        noBody: "nothing: the tenant is named by the path",
         detail: {
           ...secured("Admin", {
             summary: "Rotate the webhook signing secret",
-            description: `Replaces the signing secret with a new whsec_ secret and returns the tenant with webhookSigningSecret, exactly once; it cannot be read again. The old secret stops at once: every delivery attempt signed after this call, including retries of events queued before it, is signed with the new secret. Audited as webhook_secret.rotate (never the secret). No body is read. A 406 (Accept allows no JSON type) is answered before the secret is replaced, so the current secret stays valid. ${NO_QUERY}`,
+            description: `Replaces the signing secret with a new whsec_ secret and returns the tenant with webhookSigningSecret, exactly once; it cannot be read again. The old secret stops at once: every delivery attempt signed after this call, including retries of events queued before it, is signed with the new secret. Audited as webhook_secret.rotate (never the secret). It takes no body: a request with one is 400 naming body, and nothing is rotated. A 406 (Accept allows no JSON type) is answered before the secret is replaced, so the current secret stays valid. ${NO_QUERY}`,
             tags: ["Tenants (admin)"],
           }),
           responses: {
             200: jsonResponse("The tenant with its new signing secret, shown once", TENANT_WITH_SECRET_SCHEMA),
-            ...problemResponses([...ADMIN_PROBLEMS, 404], TENANT_ADMIN_DESCRIPTIONS),
+            ...problemResponses([...ADMIN_PROBLEMS, 404], { ...TENANT_ADMIN_DESCRIPTIONS, 400: NO_BODY_PROBLEM }),
           },
         },
       },

@@ -1,0 +1,31 @@
+import { describe, expect, test } from "bun:test";
+import { parseSubjectFile, type SubjectFileRow } from "@/screening/subject-file";
+
+/** The refusal a row carries in place of its subject. */
+function messageOf(row: SubjectFileRow | undefined): string {
+  const input = row?.input;
+  if (!(input instanceof Error)) throw new Error(`expected a refused row, got ${JSON.stringify(input)}`);
+  return input.message;
+}
+
+/** A JSONL subjects file (`aml screen --file`) follows the HTTP body's rules line by line (http/media.ts). */
+describe("parseSubjectFile, JSON Lines", () => {
+  test("a line that escapes a lone surrogate is refused naming the field; the other lines stand", () => {
+    const text = ['{"fullName":"Ada Example"}', '{"fullName":"Boris \\ud800 Quillfeather"}', '{"fullName":"Cy","aliases":["ok","x\\uDC00"]}'].join("\n");
+    const { rows } = parseSubjectFile(text, "jsonl");
+    expect(rows[0]?.input).toEqual({ fullName: "Ada Example" });
+    expect(rows[1]?.input).toBeInstanceOf(Error);
+    expect(messageOf(rows[1])).toStartWith("line 2 is not valid JSON text: fullName escapes half a UTF-16 surrogate pair");
+    expect(messageOf(rows[2])).toContain("line 3 is not valid JSON text: aliases[1] escapes half");
+  });
+
+  test("an escaped pair and an escaped backslash before u are read as sent", () => {
+    const { rows } = parseSubjectFile('{"fullName":"Ada \\ud83d\\ude00","userReference":"\\\\ud800"}', "jsonl");
+    expect(rows[0]?.input).toEqual({ fullName: "Ada 😀", userReference: "\\ud800" });
+  });
+
+  test("a repeated name is still refused first", () => {
+    const { rows } = parseSubjectFile('{"fullName":"A\\ud800","fullName":"B"}', "jsonl");
+    expect(messageOf(rows[0])).toBe('line 1 names "fullName" twice in one object (at fullName)');
+  });
+});
