@@ -1,7 +1,6 @@
 import { Elysia } from "elysia";
 import { ServiceError } from "@/errors";
-import { firstDuplicateKey } from "@/lib/json-duplicate-keys";
-import { firstLoneSurrogate, loneSurrogateDetail } from "@/lib/json-lone-surrogates";
+import { iJsonProblem } from "@/lib/i-json";
 import { chooseRepresentation, type Representation, rememberRepresentation } from "./negotiate";
 
 /**
@@ -64,8 +63,8 @@ export class MalformedJson {
  * A JSON body's text as a value: undefined when empty, MalformedJson when not JSON, when one object
  * names a member twice, or when a string escapes half a surrogate pair (the app's parser). JSON.parse
  * would keep the last of two names silently, so the appliance could screen a name other than the one
- * a gateway or a log read first (lib/json-duplicate-keys.ts); a lone surrogate cannot be stored as
- * UTF-8 and came back as U+FFFD, a value the client never sent (lib/json-lone-surrogates.ts).
+ * a gateway or a log read first; a lone surrogate cannot be stored as UTF-8 and came back as U+FFFD,
+ * a value the client never sent (lib/i-json.ts).
  */
 export function readJsonText(text: string): unknown {
   if (text.trim() === "") return undefined;
@@ -75,21 +74,15 @@ export function readJsonText(text: string): unknown {
   } catch (error) {
     return new MalformedJson((error as Error).message);
   }
-  if (typeof value === "object" && value !== null) {
-    const repeated = firstDuplicateKey(text);
-    if (repeated !== null) {
-      const at = repeated.path === repeated.key ? "" : ` (at ${repeated.path})`;
-      return new MalformedJson(
-        "a name is repeated",
-        `The request body names ${JSON.stringify(repeated.key)} twice in one object${at}; send each name once, so that what is screened is not in doubt.`,
-      );
-    }
-  }
-  const broken = firstLoneSurrogate(text, value);
-  if (broken !== null) return new MalformedJson("a string holds a lone surrogate", `The request body is not valid JSON text: ${loneSurrogateDetail(broken)}`);
-  return value;
+  const refused = iJsonProblem(text, value);
+  if (refused === null) return value;
+  if (refused.kind === "loneSurrogate") return new MalformedJson("a string holds a lone surrogate", `The request body is not valid JSON text: ${refused.detail}`);
+  const at = refused.path === refused.key ? "" : ` (at ${refused.path})`;
+  return new MalformedJson(
+    "a name is repeated",
+    `The request body names ${JSON.stringify(refused.key)} twice in one object${at}; send each name once, so that what is screened is not in doubt.`,
+  );
 }
-
 
 /**
  * A JSON body's text as a value: undefined when empty, 400 MALFORMED_JSON when not JSON. For a body
@@ -116,8 +109,8 @@ function sentBytes(request: Request): boolean {
  * something. Such a body was silently ignored, so `{"role":"auditor"}` issued an analyst key.
  */
 function carriesBody(request: Request, body: unknown): boolean {
-  const length = request.headers.get("content-length");
-  if (length !== null) return Number(length.trim()) !== 0;
+  // A declared length says it (sentBytes); a chunked body may still be empty, so then what was read does.
+  if (request.headers.has("content-length")) return sentBytes(request);
   return body !== undefined && body !== "" && body !== null;
 }
 

@@ -53,9 +53,10 @@ function count(piece: string, re: RegExp): number {
   return piece.match(re)?.length ?? 0;
 }
 
-function toShapes(piece: string): string {
+/** Every lookalike letter of `text` read as the Latin letter it imitates, whatever the majority. */
+export function latinShapes(text: string): string {
   let out = "";
-  for (const ch of piece) out += SHAPES.get(ch) ?? ch;
+  for (const ch of text) out += SHAPES.get(ch) ?? ch;
   return out;
 }
 
@@ -67,14 +68,14 @@ function toShapes(piece: string): string {
  * the other scripts is read as Latin shapes: no honest spelling mixes them.
  */
 export function latinLookalikes(piece: string): string {
-  if (CHEROKEE_RE.test(piece)) return toShapes(piece);
+  if (CHEROKEE_RE.test(piece)) return latinShapes(piece);
   const latin = count(piece, LATIN_LETTER_RE);
   const cyrillic = count(piece, CYRILLIC_RE);
   const greek = count(piece, GREEK_RE);
   const armenian = count(piece, ARMENIAN_RE);
   const others = cyrillic + greek + armenian;
   if (others === 0 || (latin === 0 && (cyrillic === others || greek === others || armenian === others))) return piece;
-  if (latin >= others || latin === 0) return toShapes(piece);
+  if (latin >= others || latin === 0) return latinShapes(piece);
   // Mostly Cyrillic or Greek, with Latin letters among them: those are the strays.
   const into = cyrillic >= greek ? INTO.cyrillic : INTO.greek;
   let out = "";
@@ -82,13 +83,3 @@ export function latinLookalikes(piece: string): string {
   return out;
 }
 
-/** Whether `piece` mixes a script's lookalikes with another script's letters (a query reading, screen.ts). */
-export function mixesScripts(piece: string): boolean {
-  const present = [LATIN_LETTER_RE, CYRILLIC_RE, GREEK_RE, ARMENIAN_RE].filter((re) => count(piece, re) > 0).length;
-  return present >= 2;
-}
-
-/** Every lookalike letter of `text` read as the Latin letter it imitates, whatever the majority. */
-export function latinShapes(text: string): string {
-  return toShapes(text);
-}

@@ -110,7 +110,7 @@ export const MAX_QUERY_TOKENS = 32;
  * against any listed name is far below a threshold either way.
  */
 function boundedName(name: NormalisedName): NormalisedName {
-  if (name.tokens.length <= MAX_TOKEN_REPEATS) return name;
+  if (withinBounds(name.tokens)) return name;
   const seen = new Map<string, number>();
   const tokens: string[] = [];
   const flags: number[] = [];
@@ -123,6 +123,17 @@ function boundedName(name: NormalisedName): NormalisedName {
     flags.push(name.flags[i]!);
   }
   return tokens.length === name.tokens.length ? name : { tokens, flags };
+}
+
+/** Whether no token repeats more than twice among at most 32: a pairwise scan, no allocation (nearly every name). */
+function withinBounds(tokens: readonly string[]): boolean {
+  const n = tokens.length;
+  if (n > MAX_QUERY_TOKENS) return false;
+  for (let i = 0; i < n; i++) {
+    let times = 1;
+    for (let j = i + 1; j < n; j++) if (tokens[j] === tokens[i] && ++times > MAX_TOKEN_REPEATS) return false;
+  }
+  return true;
 }
 
 export function planQuery(index: MatchIndex, raw: string, options: ExpandOptions): QueryPlan {

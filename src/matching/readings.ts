@@ -19,7 +19,8 @@ export const QUERY_READINGS: Readonly<Record<QueryReading, string>> = {
 
 // Invisible in print, and dropped inside a word as written ("Pu\u200Btin" is "Putin"); written
 // between words instead of a space, they glue them together ("Vladimir\u200BPutin").
-const INVISIBLE_RE = /[\u200B-\u200D\u2060\uFEFF\u00AD\u180E]|\u034F/g;
+const INVISIBLE_RE = /[\u200B-\u200D\u2060\uFEFF\u00AD\u180E]|\u034F/;
+const INVISIBLE_ALL_RE = new RegExp(INVISIBLE_RE.source, "g");
 // Three or more single letters each followed by a dot, as a whole word ("I.R.G.C.", "H.A.M.A.S").
 // Two are more often a person's initials ("V.V. Putin"), which matching reads letter by letter.
 const DOTTED_LETTERS_RE = /(?<=^|\s)(?:\p{L}\.){2,}\p{L}\.?(?=\s|$)/gu;
@@ -30,8 +31,7 @@ export function otherReadings(text: string): Array<{ reading: QueryReading; text
   const add = (reading: QueryReading, read: string) => {
     if (read !== text && read.trim() !== "" && !out.some((o) => o.text === read)) out.push({ reading, text: read });
   };
-  if (INVISIBLE_RE.test(text)) add("invisibleAsSpace", text.replace(INVISIBLE_RE, " "));
-  INVISIBLE_RE.lastIndex = 0;
+  if (INVISIBLE_RE.test(text)) add("invisibleAsSpace", text.replace(INVISIBLE_ALL_RE, " "));
   if (/[^\x00-\x7F]/.test(text)) {
     const nfkc = text.normalize("NFKC");
     const shapes = latinShapes(nfkc);

@@ -1,6 +1,7 @@
 import { toCsv } from "@/exports/csv";
 import type { BulkResult } from "./bulk";
-import { MAX_NAME_LENGTH, showControlCharacters } from "./subject";
+import { showControlCharacters } from "@/lib/control-characters";
+import { MAX_NAME_LENGTH } from "./subject";
 
 export const BULK_CSV_COLUMNS = [
   "index",

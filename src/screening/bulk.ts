@@ -8,7 +8,8 @@ import { commitScreenings } from "./commit";
 import { requireLists, type ScreeningDeps } from "./deps";
 import { optionsForTenant } from "./options";
 import { runScreening } from "./run";
-import { hasControlCharacter, MAX_BULK_ROWS, MAX_USER_REFERENCE_LENGTH, normaliseSubject, type ScreeningSubject, Subject } from "./subject";
+import { hasControlCharacter } from "@/lib/control-characters";
+import { MAX_BULK_ROWS, MAX_USER_REFERENCE_LENGTH, normaliseSubject, type ScreeningSubject, Subject } from "./subject";
 import type { ScreeningRecord } from "./types";
 import { outcomeSummary } from "./view";
 

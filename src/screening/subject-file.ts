@@ -1,7 +1,6 @@
 import Papa from "papaparse";
 import { ServiceError } from "@/errors";
-import { firstDuplicateKey } from "@/lib/json-duplicate-keys";
-import { firstLoneSurrogate, loneSurrogateDetail } from "@/lib/json-lone-surrogates";
+import { iJsonProblem } from "@/lib/i-json";
 import { hasNameColumns, subjectFromColumns, unknownColumns } from "./columns";
 
 export type SubjectFileFormat = "jsonl" | "csv";
@@ -31,7 +30,12 @@ export function parseSubjectFile(text: string, format: SubjectFileFormat): { row
         rows.push({ line: i + 1, input: new Error(`line ${i + 1} is not JSON: ${(error as Error).message}`) });
         return;
       }
-      rows.push({ line: i + 1, input: jsonLineProblem(raw, input, i + 1) ?? input });
+      // As over HTTP (http/media.ts): a member named twice or a lone surrogate refuses the line.
+      const refused = iJsonProblem(raw, input);
+      const line = `line ${i + 1}`;
+      if (refused === null) rows.push({ line: i + 1, input });
+      else if (refused.kind === "loneSurrogate") rows.push({ line: i + 1, input: new Error(`${line} is not valid JSON text: ${refused.detail}`) });
+      else rows.push({ line: i + 1, input: new Error(`${line} names ${JSON.stringify(refused.key)} twice in one object (at ${refused.path})`) });
     });
     return { rows, warnings: [] };
   }
@@ -43,15 +47,4 @@ export function parseSubjectFile(text: string, format: SubjectFileFormat): { row
   const warnings = unknownColumns(headers).map((h) => `column "${h}" is not a subject field and is ignored`);
   for (const error of parsed.errors.slice(0, 20)) warnings.push(`CSV row ${(error.row ?? 0) + 1}: ${error.message}`);
   return { rows: parsed.data.map((record, i) => ({ line: i + 1, input: subjectFromColumns(record) })), warnings };
-}
-
-/**
- * As over HTTP (http/media.ts, readJsonText): a line that names a member twice (which was meant is in
- * doubt) or escapes a lone surrogate (stored as U+FFFD, a value the file never held) is refused.
- */
-function jsonLineProblem(raw: string, input: unknown, line: number): Error | null {
-  const repeated = typeof input === "object" && input !== null ? firstDuplicateKey(raw) : null;
-  if (repeated) return new Error(`line ${line} names ${JSON.stringify(repeated.key)} twice in one object (at ${repeated.path})`);
-  const broken = firstLoneSurrogate(raw, input);
-  return broken === null ? null : new Error(`line ${line} is not valid JSON text: ${loneSurrogateDetail(broken)}`);
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CONTROL_MESSAGE, hasControlCharacter, showControlCharacters, withoutControls } from "@/lib/control-characters";
+import { withoutControls } from "@/lib/control-characters";
 import { countryToIso2 } from "@/lib/countries";
 import { type FoldCache, normaliseName } from "@/matching/normalise";
 
@@ -35,8 +35,6 @@ export function isValidBirthDate(text: string, today: Date = new Date()): boolea
 const ASCII_ALNUM_RE = /[A-Za-z0-9]/;
 const LETTER_OR_DIGIT_RE = /[\p{L}\p{N}]/u;
 
-// Shared with the admin fields (lib/control-characters.ts); re-exported for the screening modules that read them here.
-export { CONTROL_MESSAGE, hasControlCharacter, showControlCharacters };
 
 export const NO_NAME_MESSAGE = "must contain at least one letter or digit";
 

@@ -6,7 +6,8 @@ import { normaliseName } from "@/matching/normalise";
 import { bulkCsv, displaySentName } from "@/screening/bulk-csv";
 import { type BulkResult, type BulkRowSummary, failedRow } from "@/screening/bulk";
 import { CheckInput } from "@/screening/check";
-import { CONTROL_MESSAGE, hasNameToken, NO_NAME_MESSAGE, referenceHoldsName, Subject } from "@/screening/subject";
+import { CONTROL_MESSAGE } from "@/lib/control-characters";
+import { hasNameToken, NO_NAME_MESSAGE, referenceHoldsName, Subject } from "@/screening/subject";
 import { secondsUntilNextUtcMonth } from "@/lib/clock";
 
 /** Real names, one or two per script: every one must keep passing. */
