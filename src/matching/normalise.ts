@@ -1,6 +1,6 @@
 import { foldKoreanSyllable } from "./data/korean";
 import { LEGAL_FORM_PHRASES } from "./data/legal-forms.gen";
-import { HONORIFICS, PARTICLES } from "./data/noise-words";
+import { COMPANY_WORDS, HONORIFICS, PARTICLES } from "./data/noise-words";
 import { type FoldedPiece, foldPiece, splitPieces } from "./text";
 
 /** Per-token flags (bit set). */
@@ -19,7 +19,7 @@ export type FoldCache = Map<string, FoldedPiece>;
 
 const LEGAL_BY_FIRST: ReadonlyMap<string, readonly (readonly string[])[]> = (() => {
   const map = new Map<string, string[][]>();
-  for (const phrase of LEGAL_FORM_PHRASES) {
+  for (const phrase of [...LEGAL_FORM_PHRASES, ...COMPANY_WORDS]) {
     const tokens = phrase.split(" ");
     const first = tokens[0]!;
     const list = map.get(first) ?? [];

@@ -153,7 +153,8 @@ export function spacing(name: string, rng: Rng): string | null {
 const HONORIFICS = ["Mr", "Dr.", "Sheikh", "Haji", "Mullah", "General", "Mrs.", "Prof."];
 const LEGAL_SWAPS: readonly [RegExp, string][] = [
   [/\bL\.?L\.?C\.?$/i, "Limited Liability Company"], [/\bLTD\.?$/i, "Limited"], [/\bLIMITED$/i, "Ltd."],
-  [/\bCO\.,? LTD\.?$/i, "Company Limited"], [/\bINC\.?$/i, "Incorporated"], [/\bCORP(ORATION)?\.?$/i, ""],
+  [/\bCO\.,? LTD\.?$/i, "Company Limited"], [/\bINC\.?$/i, "Incorporated"], [/\bCORPORATION$/i, "Corp."],
+  [/\bCORP\.?$/i, "Corporation"], [/\bCOMPANY$/i, "Co."], [/\bCO\.?$/i, "Company"],
   [/\bS\.?A\.?$/i, "Sociedad Anonima"], [/\bGMBH$/i, ""], [/\bJSC$/i, "Joint Stock Company"], [/\bOOO\b/i, "LLC"],
 ];
 

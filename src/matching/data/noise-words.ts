@@ -25,3 +25,11 @@ export const PARTICLES: ReadonlySet<string> = new Set([
   "van", "von", "der", "den", "de", "del", "della", "dela", "di", "da", "das", "dos", "du", "la", "le", "les",
   "ter", "ten", "mac", "mc", "st", "y",
 ]);
+
+/**
+ * Generic company words that rigour's legal-form table (legal-forms.gen.ts) leaves out because they
+ * are not a legal form of any one country, but that lists and subjects write interchangeably:
+ * "KOREA KWANGSONG TRADING CORPORATION" is screened as "Korea Kwangsong Trading Corp" or "... Co".
+ * As legal-form noise they weigh 10% and cost nothing unmatched, as "Ltd" against "LLC" does.
+ */
+export const COMPANY_WORDS: readonly string[] = ["company", "co", "corporation", "corp", "compagnie", "companhia"];

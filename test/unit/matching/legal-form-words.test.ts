@@ -129,9 +129,9 @@ describe("subject words aligned to a listed legal form are not name parts the li
   });
 
   test("a second real name word still makes the single-token factor apply", () => {
-    // "Promoil" is matched and "Company" read as the legal form, but "Smirnov" is a name part the
+    // "Promoil" is matched and "Compani" read as the legal form, but "Smirnov" is a name part the
     // listed name lacks: two real name words, one matched.
-    const hit = find(screenAt("Promoil Company Smirnov", 0.5), "OFAC:45528")!;
+    const hit = find(screenAt("Promoil Compani Smirnov", 0.5), "OFAC:45528")!;
     expect(hit.explanation.singleTokenFactor).toBe(0.8);
     expect(hit.explanation.unmatchedQuery.map((u) => u.token)).toEqual(["smirnov"]);
   });
