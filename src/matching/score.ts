@@ -167,10 +167,12 @@ export function scoreName(index: MatchIndex, plan: QueryPlan, nameId: number, ex
     }
     let w = (wq + wc) / 2;
     if (p.kind === "initial") {
-      // An initial stands for the full name only up to INITIAL_WEIGHT; the rest is unexplained.
+      // An initial stands for the full name only up to INITIAL_WEIGHT; the rest is unexplained, and
+      // costs what that much of the name left out would: a patronymic's rest at PATRONYMIC_WEIGHT,
+      // so that "V.V. Putin" never scores below "V. Putin", which leaves the patronymic out.
       w = Math.min(INITIAL_WEIGHT, wq, wc);
-      uq += wq - w;
-      uc += wc - w;
+      uq += unmatchedWeight(qTexts[p.qStart]!, wq - w);
+      uc += unmatchedWeight(cand.texts[p.cStart]!, wc - w);
     }
     matched += p.sim * w;
     pairWeight += w;
