@@ -6,6 +6,7 @@ import { GrowableU32 } from "./growable";
 import { type FoldCache, joinedForms, normaliseName, TOKEN_ABJAD, TOKEN_NOISE, TOKEN_PARTICLE } from "./normalise";
 import { CardStore, ENTITY_TYPES } from "./cards";
 import { orderPostingsByWeight } from "./postings-order";
+import type { ListedWords } from "./readings";
 import { createScratch, type SearchScratch } from "./scratch";
 import { buildVocabulary, type Vocabulary } from "./vocab";
 import { INITIAL_WEIGHT, MIN_IDF, NOISE_WEIGHT, PARTICLE_WEIGHT } from "./weights";
@@ -57,6 +58,32 @@ export interface MatchIndex {
   /** Reusable buffers for one synchronous search at a time; not part of the index data. */
   readonly scratch: SearchScratch;
   readonly buildMs: number;
+}
+
+/**
+ * The lists' words as the `splitWords` reading asks about them (readings.ts): whether a word is
+ * listed, and whether one listed name has two words. The second walks the shorter posting list
+ * and reads each of its names' tokens, a few per name.
+ */
+export function listedWords(index: MatchIndex): ListedWords {
+  const { ids, postings } = index.vocab;
+  const { tokenStart, tokens } = index.names;
+  return {
+    has: (word) => ids.has(word),
+    together(a, b) {
+      const idA = ids.get(a);
+      const idB = ids.get(b);
+      if (idA === undefined || idB === undefined) return false;
+      const countA = postings.start[idA + 1]! - postings.start[idA]!;
+      const countB = postings.start[idB + 1]! - postings.start[idB]!;
+      const [walked, sought] = countA <= countB ? [idA, idB] : [idB, idA];
+      for (let p = postings.start[walked]!; p < postings.start[walked + 1]!; p++) {
+        const name = postings.values[p]!;
+        for (let t = tokenStart[name]!; t < tokenStart[name + 1]!; t++) if (tokens[t] === sought) return true;
+      }
+      return false;
+    },
+  };
 }
 
 /** Weight of one token occurrence: rarity, lowered for noise words, particles and initials. */

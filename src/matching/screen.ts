@@ -1,6 +1,6 @@
 import { PEP_TIERS, SANCTIONS_LISTS, SOURCE_LISTS, type SourceList } from "../watchlists/entity";
 import { parseDate } from "./dates";
-import type { MatchIndex } from "./index";
+import { listedWords, type MatchIndex } from "./index";
 import type { ResolvedOptions } from "./options-resolve";
 import { computeOutcome } from "./outcome";
 import { pepTiersOf } from "../watchlists/pep-tier";
@@ -36,8 +36,9 @@ export function staleSources(options: ResolvedOptions, ctx: ScreenContext): Sour
 }
 
 /** The subject's names, each as written and in its other readings (readings.ts). */
-function queryNames(query: ScreenQuery): { field: string; text: string; reading: QueryReading | null; read: string }[] {
+function queryNames(index: MatchIndex, query: ScreenQuery): { field: string; text: string; reading: QueryReading | null; read: string }[] {
   const aliases = (query.aliases ?? []).map((text, i) => ({ field: `aliases[${i}]`, text }));
+  const listed = listedWords(index);
   const seen = new Set<string>();
   // A name given twice (an alias equal to fullName, or to another alias) is screened once.
   const written = [{ field: "fullName", text: query.fullName }, ...aliases].filter((n) => {
@@ -47,7 +48,7 @@ function queryNames(query: ScreenQuery): { field: string; text: string; reading:
   });
   return written.flatMap((name) => [
     { ...name, reading: null, read: name.text },
-    ...otherReadings(name.text).map((other) => ({ ...name, reading: other.reading, read: other.text })),
+    ...otherReadings(name.text, listed).map((other) => ({ ...name, reading: other.reading, read: other.text })),
   ]);
 }
 
@@ -57,7 +58,7 @@ function collect(index: MatchIndex, query: ScreenQuery, options: ResolvedOptions
   const expand = { trigramFloor: options.trigramFloor, phonetic: options.phonetic, nicknames: options.nicknames, exactOnly: options.exactMatch };
   const floor = options.dobMismatchSurfacing ? Math.min(options.threshold, options.dobMismatchHighScoreThreshold) : options.threshold;
   const best = new Map<number, Best>();
-  for (const { field, text, reading, read } of queryNames(query)) {
+  for (const { field, text, reading, read } of queryNames(index, query)) {
     const plan = planQuery(index, read, expand);
     const candidates = retrieve(index, plan, { threshold: floor, candidateLimit: options.candidateLimit, sourceMask });
     stats.candidates += candidates.length;

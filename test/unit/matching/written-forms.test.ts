@@ -1,0 +1,118 @@
+import { beforeAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { loadRealLists, WATCHLIST_ROOT } from "../../../bench/lib/real-lists";
+import { buildIndex, listedWords, type MatchIndex } from "../../../src/matching/index";
+import { normaliseName, TOKEN_NOISE } from "../../../src/matching/normalise";
+import { resolveOptions } from "../../../src/matching/options-resolve";
+import { type ListedWords, otherReadings } from "../../../src/matching/readings";
+import { screen } from "../../../src/matching/screen";
+import type { ScreenContext, ScreenResult } from "../../../src/matching/types";
+import { find, fixtureIndex, run } from "./helpers";
+
+/**
+ * Three ways a subject writes a listed name that a matching review found screened Clear: another
+ * generic company word ("… Trading Corp" for "… TRADING CORPORATION"), two names written as one
+ * ("VladimirPutin"), and Russian initials for the given name and patronymic ("V.V. Putin").
+ */
+
+describe("generic company words are legal-form noise", () => {
+  test.each(["Corporation", "Corp", "Company", "Co", "Compagnie", "Companhia"])("%s", (word) => {
+    const name = normaliseName(`Kwangsong Trading ${word}`);
+    expect(name.flags.map((f) => f & TOKEN_NOISE)).toEqual([0, 0, TOKEN_NOISE]);
+  });
+
+  test("a name of only such words keeps them as name words", () => {
+    expect(normaliseName("Company").flags[0]! & TOKEN_NOISE).toBe(0);
+  });
+});
+
+describe("a word that no list has is also read as the two listed words it joins", () => {
+  /** Listed names as word lists: a word is listed when some name has it, two together when one name has both. */
+  function listedOf(...names: string[]): ListedWords {
+    const words = names.map((n) => new Set(n.split(" ")));
+    return {
+      has: (word) => words.some((w) => w.has(word)),
+      together: (a, b) => words.some((w) => w.has(a) && w.has(b)),
+    };
+  }
+  const listed = listedOf("vladimir putin", "noor mohammad saqib", "basic element", "kim jong un", "isa khan", "bella smith");
+
+  test.each([
+    ["VladimirPutin", "vladimir putin"],
+    ["NOORMOHAMMAD Saqib", "noor mohammad Saqib"],
+    ["BasicElement Ltd", "basic element Ltd"],
+  ])("%s", (name, read) => {
+    expect(otherReadings(name, listed)).toContainEqual({ reading: "splitWords", text: read });
+  });
+
+  test.each([
+    ["a listed word is read as written", "Vladimir Putin"],
+    ["a word shorter than seven letters", "kimkim"],
+    ["parts shorter than three letters", "vladimirxy"],
+    ["a part that no list has", "vladimirputn"],
+    ["parts that no one listed name has together", "Isabella Jones"],
+  ])("none where %s", (_label, name) => {
+    expect(otherReadings(name, listed).filter((r) => r.reading === "splitWords")).toEqual([]);
+  });
+
+  test("the index answers from its names", () => {
+    const fromIndex = listedWords(fixtureIndex());
+    expect(fromIndex.has("putina")).toBe(true);
+    expect(fromIndex.together("vladimir", "putin")).toBe(true);
+    // Both are listed (Lyudmila Putina, Vladimir Putin), never in one name.
+    expect(fromIndex.together("lyudmila", "putin")).toBe(false);
+    expect(fromIndex.together("vladimir", "unlistedword")).toBe(false);
+  });
+
+  test("the most even split is taken", () => {
+    // "abc"+"defghi" (3/6) and "abcdef"+"ghi" (6/3) are equally even; the shorter head is tried first.
+    expect(otherReadings("abcdefghi", listedOf("ab abc abcdef defghi ghi cdefghi"))).toEqual([{ reading: "splitWords", text: "abc defghi" }]);
+  });
+});
+
+describe("an initial never costs more than leaving the name out", () => {
+  // The fixtures list "Vladimir Vladimirovich PUTIN" (UK RUS0251).
+  test("V.V. Putin scores at least what V. Putin does against the name with the patronymic", () => {
+    const withPatronymic = find(run("V.V. Putin", { threshold: 0.5 }), "UK:RUS0251");
+    const without = find(run("V. Putin", { threshold: 0.5 }), "UK:RUS0251");
+    expect(withPatronymic).toBeDefined();
+    expect(without).toBeDefined();
+    expect(withPatronymic!.score).toBeGreaterThanOrEqual(without!.score);
+  });
+});
+
+const REAL_LISTS = existsSync(WATCHLIST_ROOT);
+let index: MatchIndex;
+let ctx: ScreenContext;
+
+beforeAll(async () => {
+  if (!REAL_LISTS) return;
+  const loaded = await loadRealLists();
+  index = buildIndex(loaded.entities);
+  ctx = { sourcePublishedAt: loaded.publishedAt, now: new Date("2026-03-01T00:00:00Z") };
+}, 120_000);
+
+function screenAt(query: string): ScreenResult {
+  return screen(index, { fullName: query }, resolveOptions({}, { resultCap: 500 }), ctx);
+}
+
+describe.skipIf(!REAL_LISTS)("on the real lists, at the default threshold", () => {
+  const FOUND: [label: string, query: string, target: string, reading: string | undefined, atLeast: number][] = [
+    ["Corp for CORPORATION", "Korea Kwangsong Trading Corp", "OFAC:9523", undefined, 0.95],
+    ["Co for CORPORATION", "Korea Kwangsong Trading Co", "OFAC:9523", undefined, 0.95],
+    ["Company for CORPORATION", "Korea Kwangsong Trading Company", "UN:KPe.026", undefined, 0.95],
+    ["two names written as one", "VladimirPutin", "OFAC:35096", "splitWords", 0.95],
+    ["two upper-case names written as one", "NOORMOHAMMAD Saqib", "UK:7431", "splitWords", 0.95],
+    ["a company's two words written as one", "BasicElement", "OFAC:24224", "splitWords", 0.95],
+    ["initials of the given name and patronymic", "V.V. Putin", "OFAC:35096", undefined, 0.82],
+    ["initials after the surname", "Lavrov S.V.", "UK:14197", undefined, 0.82],
+  ];
+  for (const [label, query, target, reading, atLeast] of FOUND) {
+    test(`${label}: ${JSON.stringify(query)} → ${target}`, () => {
+      const hit = find(screenAt(query), target);
+      expect(hit).toBeDefined();
+      expect(hit!.score).toBeGreaterThanOrEqual(atLeast);
+      expect(hit!.queryReading).toBe(reading as never);
+    });
+  }
+});
