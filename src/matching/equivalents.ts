@@ -1,9 +1,10 @@
 import { GIVEN_NAME_GROUPS } from "./data/given-names";
+import { KOREAN_SPELLING_GROUPS } from "./data/korean";
 import { NICKNAME_GROUPS } from "./data/nicknames.gen";
 
 /**
- * Given-name equivalence: English nicknames (Bob~Robert) and cross-language equivalents
- * (Yusuf~Joseph). The relation is symmetric but deliberately not transitive: "ron" is a nickname of
+ * Given-name equivalence: English nicknames (Bob~Robert), cross-language equivalents
+ * (Yusuf~Joseph) and the romanisations of a Korean syllable (Jong~Chong). The relation is symmetric but deliberately not transitive: "ron" is a nickname of
  * both Aaron and Veronica, which must not make Aaron~Veronica.
  */
 export type Equivalents = ReadonlyMap<string, readonly string[]>;
@@ -28,7 +29,7 @@ export function buildEquivalents(): Equivalents {
     }
   }
   // Cross-language groups are closed within the group: each spelling is the same name.
-  for (const line of GIVEN_NAME_GROUPS) {
+  for (const line of [...GIVEN_NAME_GROUPS, ...KOREAN_SPELLING_GROUPS]) {
     const names = line.split(" ");
     for (const a of names) for (const b of names) addPair(map, a, b);
   }

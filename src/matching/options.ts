@@ -50,7 +50,7 @@ const fields = {
   coveragePreset: z.enum(COVERAGE_PRESETS).describe("Named coverage: sanctions = OFAC, EU, UK, UN; sanctions_pep = + WIKIDATA PEPs; full = + adverse media. Default sanctions_pep."),
   maxDataAgeDays: z.number().int().min(1).max(3650).nullable().describe("Flag matches, and report stale sources, whose list publication date is older than this many days (matches are kept: a stale sanctions hit is still a hit). null = no age check. Default null."),
   phonetic: z.boolean().describe("Accept phonetic equivalents of name tokens (Double Metaphone), e.g. Mohamed~Muhammad. Default true."),
-  nicknames: z.boolean().describe("Accept given-name equivalents: English nicknames (Bob~Robert) and cross-language forms (Yusuf~Joseph). Default true."),
+  nicknames: z.boolean().describe("Accept given-name equivalents: English nicknames (Bob~Robert), cross-language forms (Yusuf~Joseph) and Korean romanisations (Jong~Chong, Lee~Ri). Default true."),
   trigramFloor: z.number().min(0.1).max(0.9).describe("Retrieval: minimum share (0.1–0.9) of a subject name token's trigrams a listed token must share to be compared fuzzily. Lower finds more spelling variants, slower. Default 0.3."),
   candidateLimit: z.number().int().min(10).max(5000).describe("Retrieval: maximum listed names (10–5000) fully scored per subject name, best pre-scores first. Default 200."),
   resultCap: z.number().int().min(1).max(500).describe("Maximum matches (1–500) returned per screening, best first; the decision still counts all. Default 25."),

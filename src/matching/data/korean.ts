@@ -16,3 +16,20 @@ export function foldKoreanSyllable(syllable: string, first: boolean): string {
   if (surname) return surname;
   return syllable.replace(/eo/g, "o").replace(/eu/g, "u");
 }
+
+/**
+ * One Korean syllable in the Latin spellings lists and subjects use for it: McCune-Reischauer (the
+ * DPRK's own, and many lists': "Kim Chong Un", "Ri", "Pak"), Revised Romanisation ("Jeong", "Eun",
+ * "Yi", "Bak") and the common family spellings ("Jong", "Lee", "Park"). Fuzzy matching cannot bridge
+ * them: "chong" and "jong" differ in two letters of five. Closed groups, as given-name equivalents
+ * are (equivalents.ts); kept to the syllables of the listed DPRK names the eval and the matching
+ * review tried, since every pair is a possible false alert elsewhere.
+ */
+export const KOREAN_SPELLING_GROUPS: readonly string[] = [
+  "jong chong jeong",
+  "un eun",
+  "chol cheol",
+  "lee ri yi rhee",
+  "park pak bak",
+  "choi choe",
+];

@@ -12,7 +12,8 @@ import { find, fixtureIndex, run } from "./helpers";
 /**
  * Three ways a subject writes a listed name that a matching review found screened Clear: another
  * generic company word ("… Trading Corp" for "… TRADING CORPORATION"), two names written as one
- * ("VladimirPutin"), and Russian initials for the given name and patronymic ("V.V. Putin").
+ * ("VladimirPutin"), Russian initials for the given name and patronymic ("V.V. Putin"), and a
+ * Korean name in another romanisation ("Kim Chong Un", "Lee" for "Ri").
  */
 
 describe("generic company words are legal-form noise", () => {
@@ -81,6 +82,20 @@ describe("an initial never costs more than leaving the name out", () => {
   });
 });
 
+describe("a Korean syllable's romanisations are equivalent", () => {
+  test("Kim Chong Un (McCune-Reischauer) and Kim Jeong Eun (Revised) find KIM JONG UN", () => {
+    for (const query of ["Kim Chong Un", "Kim Jeong Eun"]) {
+      const hit = find(run(query), "UN:KPi.033");
+      expect(hit).toBeDefined();
+      expect(hit!.explanation.alignments.filter((a) => a.kind === "nickname").length).toBeGreaterThan(0);
+    }
+  });
+
+  test("not with the option that turns equivalents off", () => {
+    expect(find(run("Kim Chong Un", { nicknames: false }), "UN:KPi.033")).toBeUndefined();
+  });
+});
+
 const REAL_LISTS = existsSync(WATCHLIST_ROOT);
 let index: MatchIndex;
 let ctx: ScreenContext;
@@ -106,6 +121,9 @@ describe.skipIf(!REAL_LISTS)("on the real lists, at the default threshold", () =
     ["a company's two words written as one", "BasicElement", "OFAC:24224", "splitWords", 0.95],
     ["initials of the given name and patronymic", "V.V. Putin", "OFAC:35096", undefined, 0.82],
     ["initials after the surname", "Lavrov S.V.", "UK:14197", undefined, 0.82],
+    ["McCune-Reischauer Chong for Jong", "Kim Chong Un", "OFAC:20157", undefined, 0.95],
+    ["Lee for Ri", "Lee Pyong Chol", "OFAC:23215", undefined, 0.95],
+    ["Choi for Choe", "Choi Ryong Hae", "OFAC:23213", undefined, 0.95],
   ];
   for (const [label, query, target, reading, atLeast] of FOUND) {
     test(`${label}: ${JSON.stringify(query)} → ${target}`, () => {
