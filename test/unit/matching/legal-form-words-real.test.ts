@@ -1,14 +1,10 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
-import { loadRealLists, WATCHLIST_ROOT } from "../../../bench/lib/real-lists";
-import { buildIndex, type MatchIndex } from "../../../src/matching/index";
-import { resolveOptions } from "../../../src/matching/options-resolve";
+import type { MatchIndex } from "../../../src/matching/index";
 import { planQuery } from "../../../src/matching/query";
 import { scoreName } from "../../../src/matching/score";
-import { screen } from "../../../src/matching/screen";
-import type { ScreenContext, ScreenResult } from "../../../src/matching/types";
+import type { ScreenResult } from "../../../src/matching/types";
 import type { WatchlistEntity } from "../../../src/watchlists/entity";
-import { find } from "./helpers";
+import { find, loadRealIndex, REAL_LISTS, REAL_LOAD_TIMEOUT, type RealLists, screenReal } from "./helpers";
 
 /**
  * The reviewer's findings on the real OFAC, UN and OFSI lists (parsed in place from
@@ -16,24 +12,17 @@ import { find } from "./helpers";
  * ordinary words (misspelt, in another spelling or order, or in part) must still find it, at the
  * score full scoring gives it. See legal-form-words.test.ts for the same on a small fixture.
  */
-const REAL_LISTS = existsSync(WATCHLIST_ROOT);
-const LOAD_TIMEOUT = 120_000;
-
 let index: MatchIndex;
 let entities: WatchlistEntity[];
-let ctx: ScreenContext;
+let real: RealLists;
 
 beforeAll(async () => {
   if (!REAL_LISTS) return;
-  const loaded = await loadRealLists();
-  entities = loaded.entities;
-  index = buildIndex(entities);
-  ctx = { sourcePublishedAt: loaded.publishedAt, now: new Date("2026-03-01T00:00:00Z") };
-}, LOAD_TIMEOUT);
+  real = await loadRealIndex();
+  ({ index, entities } = real);
+}, REAL_LOAD_TIMEOUT);
 
-function screenAt(query: string, threshold = 0.82): ScreenResult {
-  return screen(index, { fullName: query }, resolveOptions({}, { threshold, resultCap: 500 }), ctx);
-}
+const screenAt = (query: string, threshold = 0.82): ScreenResult => screenReal(real, query, threshold);
 
 describe.skipIf(!REAL_LISTS)("legal-form words written as name words, on the real lists", () => {
   const FOUND: [string, string[], number][] = [

@@ -1,32 +1,19 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
-import { loadRealLists, WATCHLIST_ROOT } from "../../../bench/lib/real-lists";
-import { buildIndex, type MatchIndex } from "../../../src/matching/index";
-import { resolveOptions } from "../../../src/matching/options-resolve";
-import { screen } from "../../../src/matching/screen";
-import type { ScreenContext, ScreenResult } from "../../../src/matching/types";
-import { find } from "./helpers";
+import type { ScreenResult } from "../../../src/matching/types";
+import { find, loadRealIndex, REAL_LISTS, REAL_LOAD_TIMEOUT, type RealLists, screenReal } from "./helpers";
 
 /**
  * A matching review's evasions on the real OFAC, UN and OFSI lists: one invisible, East Asian or
  * lookalike character, a glued or dotted spelling, or a leading "The" turned a listed name Clear.
  * Each must now find its entity at the default threshold. (unicode-evasion.test.ts has the rules.)
  */
-const REAL_LISTS = existsSync(WATCHLIST_ROOT);
-
-let index: MatchIndex;
-let ctx: ScreenContext;
+let real: RealLists;
 
 beforeAll(async () => {
-  if (!REAL_LISTS) return;
-  const loaded = await loadRealLists();
-  index = buildIndex(loaded.entities);
-  ctx = { sourcePublishedAt: loaded.publishedAt, now: new Date("2026-03-01T00:00:00Z") };
-}, 120_000);
+  if (REAL_LISTS) real = await loadRealIndex();
+}, REAL_LOAD_TIMEOUT);
 
-function screenAt(query: string): ScreenResult {
-  return screen(index, { fullName: query }, resolveOptions({}, { resultCap: 500 }), ctx);
-}
+const screenAt = (query: string): ScreenResult => screenReal(real, query);
 
 describe.skipIf(!REAL_LISTS)("evasions of listed names, on the real lists", () => {
   const FOUND: [label: string, query: string, target: string, reading: string | undefined][] = [

@@ -1,13 +1,8 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
-import { loadRealLists, WATCHLIST_ROOT } from "../../../bench/lib/real-lists";
-import { buildIndex, listedWords, type MatchIndex } from "../../../src/matching/index";
+import { listedWords } from "../../../src/matching/index";
 import { normaliseName, TOKEN_NOISE } from "../../../src/matching/normalise";
-import { resolveOptions } from "../../../src/matching/options-resolve";
 import { type ListedWords, otherReadings } from "../../../src/matching/readings";
-import { screen } from "../../../src/matching/screen";
-import type { ScreenContext, ScreenResult } from "../../../src/matching/types";
-import { find, fixtureIndex, run } from "./helpers";
+import { find, fixtureIndex, loadRealIndex, REAL_LISTS, REAL_LOAD_TIMEOUT, type RealLists, run, screenReal } from "./helpers";
 
 /**
  * Three ways a subject writes a listed name that a matching review found screened Clear: another
@@ -96,20 +91,11 @@ describe("a Korean syllable's romanisations are equivalent", () => {
   });
 });
 
-const REAL_LISTS = existsSync(WATCHLIST_ROOT);
-let index: MatchIndex;
-let ctx: ScreenContext;
+let real: RealLists;
 
 beforeAll(async () => {
-  if (!REAL_LISTS) return;
-  const loaded = await loadRealLists();
-  index = buildIndex(loaded.entities);
-  ctx = { sourcePublishedAt: loaded.publishedAt, now: new Date("2026-03-01T00:00:00Z") };
-}, 120_000);
-
-function screenAt(query: string): ScreenResult {
-  return screen(index, { fullName: query }, resolveOptions({}, { resultCap: 500 }), ctx);
-}
+  if (REAL_LISTS) real = await loadRealIndex();
+}, REAL_LOAD_TIMEOUT);
 
 describe.skipIf(!REAL_LISTS)("on the real lists, at the default threshold", () => {
   const FOUND: [label: string, query: string, target: string, reading: string | undefined, atLeast: number][] = [
@@ -127,7 +113,7 @@ describe.skipIf(!REAL_LISTS)("on the real lists, at the default threshold", () =
   ];
   for (const [label, query, target, reading, atLeast] of FOUND) {
     test(`${label}: ${JSON.stringify(query)} → ${target}`, () => {
-      const hit = find(screenAt(query), target);
+      const hit = find(screenReal(real, query), target);
       expect(hit).toBeDefined();
       expect(hit!.score).toBeGreaterThanOrEqual(atLeast);
       expect(hit!.queryReading).toBe(reading as never);
