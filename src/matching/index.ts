@@ -62,26 +62,33 @@ export interface MatchIndex {
 
 /**
  * The lists' words as the `splitWords` reading asks about them (readings.ts): whether a word is
- * listed, and whether one listed name has two words. The second walks the shorter posting list
- * and reads each of its names' tokens, a few per name.
+ * listed, and whether one listed name has two words. A word's names are its postings and its noise
+ * postings (a legal form's words are mostly the latter: "corporation" has no other), so both are
+ * read; the shorter word's names go into a set and the other's are looked up in it, which gives the
+ * same answer either way round, joined spellings ("alqaida") included.
  */
 export function listedWords(index: MatchIndex): ListedWords {
-  const { ids, postings } = index.vocab;
-  const { tokenStart, tokens } = index.names;
+  const { ids, postings, noisePostings } = index.vocab;
+  const count = (id: number) => postings.start[id + 1]! - postings.start[id]! + noisePostings.start[id + 1]! - noisePostings.start[id]!;
+  function forEachName(id: number, visit: (name: number) => boolean): boolean {
+    for (const list of [postings, noisePostings]) {
+      for (let p = list.start[id]!; p < list.start[id + 1]!; p++) if (visit(list.values[p]!)) return true;
+    }
+    return false;
+  }
   return {
     has: (word) => ids.has(word),
     together(a, b) {
       const idA = ids.get(a);
       const idB = ids.get(b);
       if (idA === undefined || idB === undefined) return false;
-      const countA = postings.start[idA + 1]! - postings.start[idA]!;
-      const countB = postings.start[idB + 1]! - postings.start[idB]!;
-      const [walked, sought] = countA <= countB ? [idA, idB] : [idB, idA];
-      for (let p = postings.start[walked]!; p < postings.start[walked + 1]!; p++) {
-        const name = postings.values[p]!;
-        for (let t = tokenStart[name]!; t < tokenStart[name + 1]!; t++) if (tokens[t] === sought) return true;
-      }
-      return false;
+      const [fewer, more] = count(idA) <= count(idB) ? [idA, idB] : [idB, idA];
+      const names = new Set<number>();
+      forEachName(fewer, (name) => {
+        names.add(name);
+        return false;
+      });
+      return forEachName(more, (name) => names.has(name));
     },
   };
 }

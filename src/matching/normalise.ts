@@ -17,6 +17,8 @@ export interface NormalisedName {
 /** A cache of folded pieces, owned by one caller (index build or one query); never shared globally. */
 export type FoldCache = Map<string, FoldedPiece>;
 
+const COMPANY_WORD_SET: ReadonlySet<string> = new Set(COMPANY_WORDS);
+
 const LEGAL_BY_FIRST: ReadonlyMap<string, readonly (readonly string[])[]> = (() => {
   const map = new Map<string, string[][]>();
   for (const phrase of [...LEGAL_FORM_PHRASES, ...COMPANY_WORDS]) {
@@ -61,7 +63,12 @@ function markNoise(tokens: string[], flags: number[]): void {
     const token = tokens[i]!;
     // Consonant transliterations ("mr" for عمر) are not Latin titles or legal forms.
     const latin = !(flags[i]! & TOKEN_ABJAD);
-    const phraseLength = latin ? legalPhraseAt(tokens, i) : 0;
+    let phraseLength = latin ? legalPhraseAt(tokens, i) : 0;
+    // A company word alone, written with a hyphen onto a neighbour, is part of that word
+    // ("CO-OPERATIVE"; "MARIO-CO" is a name): it stays a name word, so the joined spelling is
+    // still indexed. Within a legal form ("Co-Ltd") it is noise with the rest.
+    const hyphenated = flags[i]! & TOKEN_JOIN_NEXT || (i > 0 && flags[i - 1]! & TOKEN_JOIN_NEXT);
+    if (phraseLength === 1 && hyphenated && COMPANY_WORD_SET.has(token)) phraseLength = 0;
     if (phraseLength > 0) {
       for (let k = i; k < i + phraseLength; k++) flags[k] = flags[k]! | TOKEN_NOISE;
       noise += phraseLength;

@@ -104,7 +104,9 @@ function evenestSplit(word: string, listed: ListedWords): string | null {
   if (word.length < SPLIT_WORD_MIN || word.length > SPLIT_WORD_MAX || listed.has(word)) return null;
   // From the middle outwards, so the first split found is the most even.
   const middle = word.length >> 1;
-  for (let offset = 0; offset <= middle - SPLIT_PART_MIN; offset++) {
+  // Up to the split that leaves the longer side its shortest part (an odd length's last split,
+  // "mohammad" + "ali", lies one further out on the tail's side than on the head's).
+  for (let offset = 0; offset <= word.length - middle - SPLIT_PART_MIN; offset++) {
     for (const at of offset === 0 ? [middle] : [middle - offset, middle + offset]) {
       if (at < SPLIT_PART_MIN || word.length - at < SPLIT_PART_MIN) continue;
       const head = word.slice(0, at);

@@ -169,10 +169,11 @@ export function scoreName(index: MatchIndex, plan: QueryPlan, nameId: number, ex
     if (p.kind === "initial") {
       // An initial stands for the full name only up to INITIAL_WEIGHT; the rest is unexplained, and
       // costs what that much of the name left out would: a patronymic's rest at PATRONYMIC_WEIGHT,
-      // so that "V.V. Putin" never scores below "V. Putin", which leaves the patronymic out.
+      // so that "V.V. Putin" never scores below "V. Putin", which leaves the patronymic out. Only
+      // in a name of three words or more: in two ("Roman ABRAMOVICH") the -ovich is the surname.
       w = Math.min(INITIAL_WEIGHT, wq, wc);
-      uq += unmatchedWeight(qTexts[p.qStart]!, wq - w);
-      uc += unmatchedWeight(cand.texts[p.cStart]!, wc - w);
+      uq += qTexts.length >= 3 ? unmatchedWeight(qTexts[p.qStart]!, wq - w) : wq - w;
+      uc += cand.texts.length >= 3 ? unmatchedWeight(cand.texts[p.cStart]!, wc - w) : wc - w;
     }
     matched += p.sim * w;
     pairWeight += w;

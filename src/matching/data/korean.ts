@@ -29,7 +29,8 @@ export const KOREAN_SPELLING_GROUPS: readonly string[] = [
   "jong chong jeong",
   "un eun",
   "chol cheol",
-  "lee ri yi rhee",
+  // Not "yi": Revised Romanisation's spelling of 이 is a common pinyin syllable too ("PAO Yu Yi").
+  "lee ri rhee",
   "park pak bak",
   "choi choe",
 ];

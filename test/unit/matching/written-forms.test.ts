@@ -17,6 +17,13 @@ describe("generic company words are legal-form noise", () => {
     expect(name.flags.map((f) => f & TOKEN_NOISE)).toEqual([0, 0, TOKEN_NOISE]);
   });
 
+  test("one written with a hyphen onto a neighbour stays part of that word", () => {
+    expect(normaliseName("Co-operative Bank").flags[0]! & TOKEN_NOISE).toBe(0);
+    expect(normaliseName("Augusto Mario-Co").flags[2]! & TOKEN_NOISE).toBe(0);
+    // Within a legal form it is noise with the rest.
+    expect(normaliseName("Acme Trading Co-Ltd").flags.map((f) => f & TOKEN_NOISE)).toEqual([0, 0, TOKEN_NOISE, TOKEN_NOISE]);
+  });
+
   test("a name of only such words keeps them as name words", () => {
     expect(normaliseName("Company").flags[0]! & TOKEN_NOISE).toBe(0);
   });
@@ -51,6 +58,10 @@ describe("a word that no list has is also read as the two listed words it joins"
     expect(otherReadings(name, listed).filter((r) => r.reading === "splitWords")).toEqual([]);
   });
 
+  test("the last split of an odd length is tried (8 + 3 letters)", () => {
+    expect(otherReadings("MohammadAli Khan", listedOf("mohammad ali khan"))).toContainEqual({ reading: "splitWords", text: "mohammad ali Khan" });
+  });
+
   test("the index answers from its names", () => {
     const fromIndex = listedWords(fixtureIndex());
     expect(fromIndex.has("putina")).toBe(true);
@@ -58,6 +69,9 @@ describe("a word that no list has is also read as the two listed words it joins"
     // Both are listed (Lyudmila Putina, Vladimir Putin), never in one name.
     expect(fromIndex.together("lyudmila", "putin")).toBe(false);
     expect(fromIndex.together("vladimir", "unlistedword")).toBe(false);
+    // Either way round, and through a legal form's words (noise postings).
+    expect(fromIndex.together("putin", "vladimir")).toBe(true);
+    expect(fromIndex.together("putin", "lyudmila")).toBe(false);
   });
 
   test("the most even split is taken", () => {
@@ -97,6 +111,15 @@ beforeAll(async () => {
   if (REAL_LISTS) real = await loadRealIndex();
 }, REAL_LOAD_TIMEOUT);
 
+describe.skipIf(!REAL_LISTS)("not found on the real lists, at the default threshold", () => {
+  test.each([
+    ["an -ovich surname is not a patronymic in a two-word name", "Roman A.", "UK:14212"],
+    ["Yi is not Lee (a pinyin syllable too)", "Pao Yu Lee", "OFAC:11289"],
+  ])("%s: %s", (_label, query, target) => {
+    expect(find(screenReal(real, query), target)).toBeUndefined();
+  });
+});
+
 describe.skipIf(!REAL_LISTS)("on the real lists, at the default threshold", () => {
   const FOUND: [label: string, query: string, target: string, reading: string | undefined, atLeast: number][] = [
     ["Corp for CORPORATION", "Korea Kwangsong Trading Corp", "OFAC:9523", undefined, 0.95],
@@ -110,6 +133,7 @@ describe.skipIf(!REAL_LISTS)("on the real lists, at the default threshold", () =
     ["McCune-Reischauer Chong for Jong", "Kim Chong Un", "OFAC:20157", undefined, 0.95],
     ["Lee for Ri", "Lee Pyong Chol", "OFAC:23215", undefined, 0.95],
     ["Choi for Choe", "Choi Ryong Hae", "OFAC:23213", undefined, 0.95],
+    ["a name joined to its legal form", "Korea Kwangsong TradingCorporation", "OFAC:9523", "splitWords", 0.95],
   ];
   for (const [label, query, target, reading, atLeast] of FOUND) {
     test(`${label}: ${JSON.stringify(query)} → ${target}`, () => {
