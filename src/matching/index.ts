@@ -68,6 +68,18 @@ export interface MatchIndex {
  * same answer either way round, joined spellings ("alqaida") included.
  */
 export function listedWords(index: MatchIndex): ListedWords {
+  let listed = LISTED_WORDS.get(index);
+  if (!listed) {
+    listed = listedWordsOf(index);
+    LISTED_WORDS.set(index, listed);
+  }
+  return listed;
+}
+
+/** One ListedWords per index, made on the first screen, not one per screen on the request path. */
+const LISTED_WORDS = new WeakMap<MatchIndex, ListedWords>();
+
+function listedWordsOf(index: MatchIndex): ListedWords {
   const { ids, postings, noisePostings } = index.vocab;
   const count = (id: number) => postings.start[id + 1]! - postings.start[id]! + noisePostings.start[id + 1]! - noisePostings.start[id]!;
   function forEachName(id: number, visit: (name: number) => boolean): boolean {

@@ -347,7 +347,7 @@ function slotEnds(index: MatchIndex, cut: WeightCut, k: number, slot: Slot, foun
   const idf = index.vocab.idf;
   const expansions = slot.token.expansions;
   const ends = expansions.map((e) => cutEnd(index, values, start[e.token]!, start[e.token + 1]!, heaviestCredited(cut, k, idf[e.token]! * e.sim)));
-  // Most spellings are never a noise word (303 of the real lists' 38,789 tokens are): no lists to cut.
+  // Most spellings are never a noise word (305 of the real lists' 38,714 tokens are): no lists to cut.
   const noiseEnds = slot.token.noisePostings > 0
     ? expansions.map((e) => cutEnd(index, noiseValues, noiseStart[e.token]!, noiseStart[e.token + 1]!, heaviestCredited(cut, k, noiseWeight(index, e.token) * e.sim)))
     : null;

@@ -47,6 +47,11 @@ function unmatchedWeight(text: string, weight: number): number {
   return isPatronymic(text) ? weight * PATRONYMIC_WEIGHT : weight;
 }
 
+/** What the part of `texts[i]` an initial does not explain costs (`rest` of its weight); see scoreName. */
+function initialRest(texts: readonly string[], i: number, rest: number): number {
+  return texts.length >= 3 ? unmatchedWeight(texts[i]!, rest) : rest;
+}
+
 export function combineParts(matched: number, pairWeight: number, uq: number, uc: number): number {
   const denominator = pairWeight + OMISSION_PENALTY * (uq + uc) + CONFLICT_PENALTY * Math.min(uq, uc);
   return denominator > 0 ? matched / denominator : 0;
@@ -145,7 +150,7 @@ export function scoreName(index: MatchIndex, plan: QueryPlan, nameId: number, ex
       if (!(cand.flags[j]! & TOKEN_NOISE)) candidateNoise = false;
     }
     // Subject words that spell a listed legal form or title ("Compani", "Limted", "Organisation",
-    // or "Company" outside a legal form the subject wrote in full) are read as that legal form or
+    // or "Liability" outside the legal form the subject wrote in full) are read as that legal form or
     // title, on the subject's side as on the listed name's: weighted as noise, and not name parts
     // the listed name lacks. A misspelt legal form then scores as the correctly spelt one would.
     const asNoise = candidateNoise && spellsNoiseWord(p.sim, pairLength(qTexts, p.qStart, p.qEnd), pairLength(cand.texts, p.cStart, p.cEnd));
@@ -153,7 +158,7 @@ export function scoreName(index: MatchIndex, plan: QueryPlan, nameId: number, ex
       wq += asNoise ? plan.tokens[i]!.noiseWeight : qWeights[i]!;
       qUsed[i] = true;
       // Only a name word matched to a name word is evidence: a subject word matched only to the
-      // listed name's legal form or title ("Company" to the "Company" of "Promoil LLC") is not.
+      // listed name's legal form or title ("Compani" to the "Company" of "Promoil LLC") is not.
       if (!(plan.tokens[i]!.flags & TOKEN_NOISE) && !candidateNoise) substantive = true;
       if (isSubstantive(qTexts[i]!, plan.tokens[i]!.flags)) covers++;
     }
@@ -172,8 +177,8 @@ export function scoreName(index: MatchIndex, plan: QueryPlan, nameId: number, ex
       // so that "V.V. Putin" never scores below "V. Putin", which leaves the patronymic out. Only
       // in a name of three words or more: in two ("Roman ABRAMOVICH") the -ovich is the surname.
       w = Math.min(INITIAL_WEIGHT, wq, wc);
-      uq += qTexts.length >= 3 ? unmatchedWeight(qTexts[p.qStart]!, wq - w) : wq - w;
-      uc += cand.texts.length >= 3 ? unmatchedWeight(cand.texts[p.cStart]!, wc - w) : wc - w;
+      uq += initialRest(qTexts, p.qStart, wq - w);
+      uc += initialRest(cand.texts, p.cStart, wc - w);
     }
     matched += p.sim * w;
     pairWeight += w;
