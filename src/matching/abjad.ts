@@ -38,6 +38,7 @@ for (let code = 0; code < 128; code++) {
   DIGRAPH_SPELLINGS.push(SPELLINGS[`${letter}h`]);
 }
 const H = 104;
+const A = 97;
 
 function isShortVowel(code: number): boolean {
   return code === 97 || code === 101 || code === 105 || code === 111 || code === 117; // a e i o u
@@ -87,10 +88,30 @@ export function abjadMatches(abjad: string, latin: string): boolean {
     if (tried[key] === stamp) return false;
     tried[key] = stamp;
     const letter = abjad.charCodeAt(i);
-    // A final abjad "h" may stand for a Latin final vowel ("osama" for "'smh").
+    if (i === 0) return opening(letter);
+    // A final abjad "h" may stand for a Latin final vowel ("osama" for "asmh").
     if (i === abjad.length - 1 && letter === H && j === latin.length) return true;
     // A doubled abjad letter ("llh") may be one Latin letter ("allah" written with shadda elsewhere).
-    if (i > 0 && letter === abjad.charCodeAt(i - 1) && go(i + 1, j)) return true;
+    if (letter === abjad.charCodeAt(i - 1) && go(i + 1, j)) return true;
+    if (spelled(i, j)) return true;
+    // Only short vowels go unwritten; a long one (oo, ee, aa) is written (و, ي, ا) in the script.
+    return j < latin.length && isShortVowel(latin.charCodeAt(j)) && !isLongVowel(latin, j) && go(i, j + 1);
+  };
+  /**
+   * The first letters. A word's first vowel is always written (text.ts keeps a vowel carrier as a
+   * leading "a"), so a Latin vowel never goes unwritten before the first abjad letter: "bdllh" is
+   * not "Abdullah" (and "Padilla" is not "abdllh"). The leading "a" is any vowel, short or long
+   * ("Omar" for "amr", "Ibrahim" for "abrhym"), or the first of the vowels the next letter writes
+   * ("Odeh" for "awdh", the waw spelling "o").
+   */
+  const opening = (letter: number): boolean => {
+    if (letter !== A) return spelled(0, 0);
+    if (!isShortVowel(latin.charCodeAt(0))) return false;
+    return go(1, 1) || (isLongVowel(latin, 0) && go(1, 2)) || go(1, 0);
+  };
+  /** Abjad letter i (or its digraph with "h") written as one of its Latin spellings at j. */
+  const spelled = (i: number, j: number): boolean => {
+    const letter = abjad.charCodeAt(i);
     const digraph = abjad.charCodeAt(i + 1) === H && letter < 128 ? DIGRAPH_SPELLINGS[letter] : undefined;
     const spellings = digraph ?? (letter < 128 ? SINGLE_SPELLINGS[letter]! : [abjad[i]!]);
     const unitLength = digraph ? 2 : 1;
@@ -102,10 +123,7 @@ export function abjadMatches(abjad: string, latin: string): boolean {
         if (go(i + unitLength, next)) return true;
       }
     }
-    // Only short vowels go unwritten; a long one (oo, ee, aa) is written (و, ي, ا) in the script,
-    // except at the start, where any-ascii renders the alif as an apostrophe that folding drops.
-    const long = j > 0 && isLongVowel(latin, j);
-    return j < latin.length && isShortVowel(latin.charCodeAt(j)) && !long && go(i, j + 1);
+    return false;
   };
   return go(0, 0);
 }

@@ -1,6 +1,6 @@
 import { type Expansion, type MatchKind, vocabForm } from "./expand";
 import { type MatchIndex, tokenWeight } from "./index";
-import { TOKEN_ABJAD, TOKEN_NOISE } from "./normalise";
+import { carrierDropped, joinTokens, TOKEN_ABJAD, TOKEN_NOISE } from "./normalise";
 import type { QueryPlan, QueryToken } from "./query";
 import { looseForm } from "./similarity";
 import { compareTokens } from "./token-match";
@@ -72,7 +72,8 @@ function mergedSim(index: MatchIndex, q: QueryToken, a: number, b: number, abjad
   const first = index.vocab.strings[a]!;
   const second = index.vocab.strings[b]!;
   // Cheap gates first, before the pair is joined: most query tokens cannot be a spelling of it.
-  if (q.text.length < 4 || Math.abs(q.text.length - first.length - second.length) > 2) return 0;
+  const joinedLength = first.length + second.length - (carrierDropped(second, abjad) ? 1 : 0);
+  if (q.text.length < 4 || Math.abs(q.text.length - joinedLength) > 2) return 0;
   if (!abjad && !q.form.abjad && q.text.charCodeAt(0) !== first.charCodeAt(0)) return 0;
   const pair = a * index.vocab.size + b;
   // The similarity depends on whether both tokens came from an abjad script; the folded spelling does not.
@@ -80,7 +81,7 @@ function mergedSim(index: MatchIndex, q: QueryToken, a: number, b: number, abjad
   q.mergedSims ??= new Map();
   const known = q.mergedSims.get(key);
   if (known !== undefined) return known;
-  const text = first + second;
+  const text = joinTokens(first, second, abjad);
   const sim = compareTokens(q.form, { text, loose: mergedLoose(index, pair, text), abjad }).sim;
   q.mergedSims.set(key, sim);
   return sim;

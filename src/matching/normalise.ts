@@ -97,6 +97,20 @@ function legalPhraseAt(tokens: readonly string[], start: number): number {
 }
 
 /**
+ * Two adjacent tokens written as one. Of two consonant transliterations the second loses its leading
+ * vowel carrier (text.ts): Arabic writes none inside a word, so "عبد الله" joined is "abdllh", the
+ * spelling "عبدالله" folds to, which "Abdullah" and "Abdallah" both fit.
+ */
+export function joinTokens(first: string, second: string, abjad: boolean): string {
+  return carrierDropped(second, abjad) ? first + second.slice(1) : first + second;
+}
+
+/** Whether joinTokens drops the second token's first letter (a length known before joining). */
+export function carrierDropped(second: string, abjad: boolean): boolean {
+  return abjad && second.length > 1 && second.charCodeAt(0) === 97;
+}
+
+/**
  * Spellings that join two adjacent tokens: after a particle ("al qaida" → "alqaida") and across a
  * hyphen or syllable boundary ("jong-un" → "jongun"). Used so either spelling retrieves the other.
  */
@@ -106,7 +120,7 @@ export function joinedForms(name: NormalisedName): { text: string; start: number
   for (let i = 0; i + 1 < tokens.length; i++) {
     const f = flags[i]!;
     if (f & TOKEN_NOISE || flags[i + 1]! & TOKEN_NOISE) continue;
-    if (f & (TOKEN_PARTICLE | TOKEN_JOIN_NEXT)) out.push({ text: tokens[i]! + tokens[i + 1]!, start: i });
+    if (f & (TOKEN_PARTICLE | TOKEN_JOIN_NEXT)) out.push({ text: joinTokens(tokens[i]!, tokens[i + 1]!, (f & flags[i + 1]! & TOKEN_ABJAD) !== 0), start: i });
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import { type Expansion, type ExpandOptions, expandToken, queryForm, queryTokenWeight } from "./expand";
 import { type MatchIndex, tokenWeight } from "./index";
-import { exactKey, type NormalisedName, normaliseName, TOKEN_ABJAD, TOKEN_NOISE, TOKEN_PARTICLE } from "./normalise";
+import { exactKey, joinTokens, type NormalisedName, normaliseName, TOKEN_ABJAD, TOKEN_NOISE, TOKEN_PARTICLE } from "./normalise";
 import type { CachedToken } from "./scratch";
 import type { TokenForm } from "./token-match";
 
@@ -144,8 +144,8 @@ export function planQuery(index: MatchIndex, raw: string, options: ExpandOptions
   const joined: JoinedQueryToken[] = [];
   for (let start = 0; start + 1 < name.tokens.length; start++) {
     if ((name.flags[start]! | name.flags[start + 1]!) & TOKEN_NOISE) continue;
-    const text = name.tokens[start]! + name.tokens[start + 1]!;
     const abjad = name.flags[start]! & name.flags[start + 1]! & TOKEN_ABJAD;
+    const text = joinTokens(name.tokens[start]!, name.tokens[start + 1]!, abjad !== 0);
     joined.push({ start, token: makeToken(index, text, abjad, options, true) });
   }
   let totalWeight = 0;

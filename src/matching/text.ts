@@ -33,6 +33,13 @@ const SYLLABLE_BOUNDARY_RE = /([A-Za-z])(?=[A-Z])/g;
 // Apostrophes and the ayn/hamza marks any-ascii emits are dropped, not split: O'Brien = OBrien.
 const APOSTROPHE_RE = /['`\u00B4\u2018\u2019\u02BC\u02BB]/g;
 const SEPARATOR_RE = /[^a-z0-9]+/;
+// A word that opens with a vowel carrier (alif, hamza or ayin; Hebrew alef or ayin; Syriac alaph)
+// keeps one in its consonant form, as "a": any-ascii writes the carrier as an apostrophe that
+// folding drops, or a bare alif not at all, and without it nothing says the Latin spelling starts
+// with a vowel: "Padilla" read as عبدالله ("bdllh"), "Rocio" as عراقی ("rqy"). abjadMatches reads
+// the leading "a" as any vowel. A bare alif is marked as a hamza first, for any-ascii to write it.
+const WORD_INITIAL_ALIF_RE = /(?<![\p{L}\p{M}])\u0627/gu;
+const VOWEL_CARRIER_RE = /(?<![A-Za-z0-9'`])['`]+(?=[A-Za-z])/g;
 
 function detectScript(piece: string): Script {
   if (ABJAD_RE.test(piece)) return "abjad";
@@ -47,7 +54,9 @@ export function foldPiece(piece: string): FoldedPiece {
   if (NON_ASCII_RE.test(text)) {
     text = latinLookalikes(text.normalize("NFKC"));
     script = detectScript(text);
-    text = script === "hangul" || script === "cjk" ? foldEastAsian(text) : anyAscii(text);
+    if (script === "hangul" || script === "cjk") text = foldEastAsian(text);
+    else if (script === "abjad") text = anyAscii(text.replace(WORD_INITIAL_ALIF_RE, "\u0623")).replace(VOWEL_CARRIER_RE, "a");
+    else text = anyAscii(text);
   }
   const tokens = text.toLowerCase().replace(APOSTROPHE_RE, "").split(SEPARATOR_RE).filter((t) => t.length > 0);
   return { tokens, script };

@@ -19,7 +19,9 @@ describe("normaliseName folds script, case and punctuation", () => {
     ["hyphen splits", "Al-Qaida", ["al", "qaida"]],
     ["Cyrillic is transliterated", "Владимир Путин", ["vladimir", "putin"]],
     ["Greek is transliterated", "Νικόλαος", ["nikolaos"]],
-    ["Arabic keeps its consonants", "محمد علي", ["mhmd", "ly"]],
+    ["Arabic keeps its consonants", "محمد علي", ["mhmd", "aly"]],
+    ["a word's leading alif, hamza or ayin is kept as a", "عبدالله أحمد احمد إبراهيم", ["abdllh", "ahmd", "ahmd", "abrhym"]],
+    ["Hebrew alef and ayin are kept as a", "אברהם עמר", ["avrhm", "amr"]],
     ["separate Arabic article becomes al", "ال ودي", ["al", "wdy"]],
     ["Chinese syllables split", "习近平", ["xi", "jin", "ping"]],
     ["Hangul follows family spellings", "김정은", ["kim", "jong", "un"]],
@@ -53,9 +55,15 @@ describe("token flags", () => {
     expect(n.flags[0]! & TOKEN_JOIN_NEXT).toBe(TOKEN_JOIN_NEXT);
     expect(joinedForms(n).map((j) => j.text)).toEqual(["jeanpierre"]);
   });
+  test("Arabic words joined lose the second one's carrier, as in one word", () => {
+    expect(joinedForms(normaliseName("عبد الله")).map((j) => j.text)).toEqual(["abdllh"]);
+    expect(normaliseName("عبدالله").tokens).toEqual(["abdllh"]);
+    // A Latin "a" is a letter: joined spellings of Latin names keep it.
+    expect(joinedForms(normaliseName("Abd-Allah")).map((j) => j.text)).toEqual(["abdallah"]);
+  });
   test("Arabic-script tokens are flagged, and are never titles", () => {
-    const n = normaliseName("عمر");
-    expect(n.tokens).toEqual(["mr"]);
+    const n = normaliseName("در");
+    expect(n.tokens).toEqual(["dr"]);
     expect(n.flags[0]! & TOKEN_ABJAD).toBe(TOKEN_ABJAD);
     expect(n.flags[0]! & TOKEN_NOISE).toBe(0);
   });
