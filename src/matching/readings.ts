@@ -11,7 +11,7 @@ export type QueryReading = "invisibleAsSpace" | "latinShapes" | "joinedInitials"
 
 export const QUERY_READINGS: Readonly<Record<QueryReading, string>> = {
   invisibleAsSpace:
-    "zero-width and other invisible characters read as spaces (as written they are dropped, so “Vladimir<U+200B>Putin” also reads “VladimirPutin”)",
+    "zero-width and other invisible characters read as spaces (as written they are dropped, so “Vladimir<U+200B>Putin” also reads “VladimirPutin”); a joiner inside a word of an Indic script is spelling and stays dropped",
   latinShapes:
     "letters of Cyrillic, Greek or Armenian that imitate Latin ones read as those Latin letters, where a word mixes scripts (as written the word's main script wins)",
   joinedInitials: "letters written with dots read as one word (“I.R.G.C.” as “IRGC”)",
@@ -23,6 +23,10 @@ export const QUERY_READINGS: Readonly<Record<QueryReading, string>> = {
 // between words instead of a space, they glue them together ("Vladimir\u200BPutin").
 const INVISIBLE_RE = /[\u200B-\u200D\u2060\uFEFF\u00AD\u180E]|\u034F/;
 const INVISIBLE_ALL_RE = new RegExp(INVISIBLE_RE.source, "g");
+// In the scripts of India and Sri Lanka the joiners are spelling: beside a virama they choose how a
+// consonant cluster is drawn ("कान्‍ता" is one word, Kanta), so they are never a word break there,
+// and read as one they cut a name into syllables that match listed names by accident.
+const INDIC_JOINER_RE = /(?<=[\u0900-\u0DFF])[\u200C\u200D]|[\u200C\u200D](?=[\u0900-\u0DFF])/g;
 // Three or more single letters each followed by a dot, as a whole word ("I.R.G.C.", "H.A.M.A.S").
 // Two are more often a person's initials ("V.V. Putin"), which matching reads letter by letter.
 const DOTTED_LETTERS_RE = /(?<=^|\s)(?:\p{L}\.){2,}\p{L}\.?(?=\s|$)/gu;
@@ -53,7 +57,8 @@ export function otherReadings(text: string, listed: ListedWords = NO_LISTED_WORD
   const add = (reading: QueryReading, read: string) => {
     if (read !== text && read.trim() !== "" && !out.some((o) => o.text === read)) out.push({ reading, text: read });
   };
-  if (INVISIBLE_RE.test(text)) add("invisibleAsSpace", text.replace(INVISIBLE_ALL_RE, " "));
+  const breakable = text.replace(INDIC_JOINER_RE, "");
+  if (INVISIBLE_RE.test(breakable)) add("invisibleAsSpace", breakable.replace(INVISIBLE_ALL_RE, " "));
   if (/[^\x00-\x7F]/.test(text)) {
     const nfkc = text.normalize("NFKC");
     const shapes = latinShapes(nfkc);

@@ -67,6 +67,12 @@ describe("other readings of a subject's name", () => {
     expect(otherReadings(name)).toContainEqual({ reading: reading as QueryReading, text });
   });
 
+  test("a joiner inside an Indic word is spelling, not a space", () => {
+    // As written, the joiner is dropped; read as a space it would cut Kanta into "kan" and "ta".
+    expect(otherReadings("\u0915\u093E\u0928\u094D\u200D\u0924\u093E \u092A\u0928\u094D\u0924")).toEqual([]);
+    expect(otherReadings("\u0938\u200C\u0902\u091C\u092F")).toEqual([]);
+  });
+
   test("a mixed word whose Latin letters are the most needs no second reading", () => {
     expect(otherReadings("Vladimir \u0420utin")).toEqual([]);
   });
