@@ -171,7 +171,7 @@ export function tokenSimilarity(a: string, b: string): number {
 }
 
 const LOOSE_RULES: readonly [RegExp, string][] = [
-  [/shch|sch/g, "sh"], [/dzh|dj|zh/g, "j"], [/kh/g, "h"], [/ph/g, "f"], [/ck|q|c(?!h)/g, "k"],
+  [/tsch|tch/g, "ch"], [/shch|sch/g, "sh"], [/dzh|dj|zh/g, "j"], [/kh/g, "h"], [/ph/g, "f"], [/ck|q|c(?!h)/g, "k"],
   [/x/g, "ks"], [/w/g, "v"], [/y/g, "i"], [/ou|oo/g, "u"], [/ee|ie/g, "i"], [/tz/g, "ts"], [/gh/g, "g"],
   [/dh/g, "d"], [/th/g, "t"], [/(.)\1+/g, "$1"],
 ];

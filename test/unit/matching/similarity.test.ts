@@ -55,6 +55,10 @@ describe("transliteration folding", () => {
     ["dzhokhar", "jokhar"],
     ["youssef", "yusef"],
     ["wladimir", "vladimir"],
+    // ч written the German and the French way.
+    ["setschin", "sechin"],
+    ["timtchenko", "timchenko"],
+    ["kowaltschuk", "kovalchuk"],
     ["mohammed", "mohamed"],
   ];
   for (const [a, b] of LOOSE) test(`${a} ~ ${b}`, () => expect(looseForm(a)).toBe(looseForm(b)));

@@ -134,6 +134,7 @@ describe.skipIf(!REAL_LISTS)("on the real lists, at the default threshold", () =
     ["Lee for Ri", "Lee Pyong Chol", "OFAC:23215", undefined, 0.95],
     ["Choi for Choe", "Choi Ryong Hae", "OFAC:23213", undefined, 0.95],
     ["a name joined to its legal form", "Korea Kwangsong TradingCorporation", "OFAC:9523", "splitWords", 0.95],
+    ["German tsch for ch (0.847 before)", "Igor Setschin", "OFAC:16692", undefined, 0.95],
   ];
   for (const [label, query, target, reading, atLeast] of FOUND) {
     test(`${label}: ${JSON.stringify(query)} → ${target}`, () => {
