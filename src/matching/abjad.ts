@@ -39,6 +39,9 @@ for (let code = 0; code < 128; code++) {
 }
 const H = 104;
 const A = 97;
+const L = 108;
+const I = 105;
+const Y = 121;
 
 function isShortVowel(code: number): boolean {
   return code === 97 || code === 101 || code === 105 || code === 111 || code === 117; // a e i o u
@@ -98,16 +101,23 @@ export function abjadMatches(abjad: string, latin: string): boolean {
     return j < latin.length && isShortVowel(latin.charCodeAt(j)) && !isLongVowel(latin, j) && go(i, j + 1);
   };
   /**
-   * The first letters. A word's first vowel is always written (text.ts keeps a vowel carrier as a
-   * leading "a"), so a Latin vowel never goes unwritten before the first abjad letter: "bdllh" is
-   * not "Abdullah" (and "Padilla" is not "abdllh"). The leading "a" is any vowel, short or long
-   * ("Omar" for "amr", "Ibrahim" for "abrhym"), or the first of the vowels the next letter writes
-   * ("Odeh" for "awdh", the waw spelling "o").
+   * The first letters. A word's first vowel is written in these scripts (text.ts keeps a vowel
+   * carrier as a leading "a"), so a Latin vowel never goes unwritten before a consonant form's first
+   * letter: "ly" (لي) is not "Ali", nor "hmd" (حمد) "Ahmad". The leading "a" is any vowel, short or
+   * long ("Omar" for "amr", "Ibrahim" for "abrhym"), or the first of the vowels the next letter
+   * writes ("Odeh" for "awdh", the waw spelling "o"). Maghreb spellings drop it, and the lists carry
+   * them: before two consonants ("Brahim", "Driss", "Smail") or the article's "l" ("Lahcen" for
+   * "alhsn"). Nowhere else: "Padilla" is not عبدالله, nor "Gao" آغا.
    */
   const opening = (letter: number): boolean => {
-    if (letter !== A) return spelled(0, 0);
-    if (!isShortVowel(latin.charCodeAt(0))) return false;
-    return go(1, 1) || (isLongVowel(latin, 0) && go(1, 2)) || go(1, 0);
+    // The one exception: the particle بن, which Latin also writes "Ibn".
+    if (letter !== A) return spelled(0, 0) || (abjad === "bn" && latin.charCodeAt(0) === I && spelled(0, 1));
+    const first = latin.charCodeAt(0);
+    if (isShortVowel(first)) return go(1, 1) || (isLongVowel(latin, 0) && go(1, 2)) || go(1, 0);
+    const cluster = latin.length > 1 && !isShortVowel(latin.charCodeAt(1)) && latin.charCodeAt(1) !== Y;
+    // Not before a second "l" (الله, "allh"): there the vowels that stay unwritten let "Lili" fit.
+    const article = abjad.charCodeAt(1) === L && abjad.charCodeAt(2) !== L && first === L;
+    return (cluster || article) && go(1, 0);
   };
   /** Abjad letter i (or its digraph with "h") written as one of its Latin spellings at j. */
   const spelled = (i: number, j: number): boolean => {

@@ -76,27 +76,28 @@ function mergedSim(index: MatchIndex, q: QueryToken, a: number, b: number, abjad
   if (q.text.length < 4 || Math.abs(q.text.length - joinedLength) > 2) return 0;
   if (!abjad && !q.form.abjad && q.text.charCodeAt(0) !== first.charCodeAt(0)) return 0;
   const pair = a * index.vocab.size + b;
-  // The similarity depends on whether both tokens came from an abjad script; the folded spelling does not.
+  // The joined spelling and the similarity depend on whether both tokens came from an abjad script
+  // (joinTokens drops the second one's carrier), so both are kept per pair and flag.
   const key = pair * 2 + (abjad ? 1 : 0);
   q.mergedSims ??= new Map();
   const known = q.mergedSims.get(key);
   if (known !== undefined) return known;
   const text = joinTokens(first, second, abjad);
-  const sim = compareTokens(q.form, { text, loose: mergedLoose(index, pair, text), abjad }).sim;
+  const sim = compareTokens(q.form, { text, loose: mergedLoose(index, key, text), abjad }).sim;
   q.mergedSims.set(key, sim);
   return sim;
 }
 
 const MERGED_LOOSE_LIMIT = 50_000;
 
-/** The folded spelling of a merged pair, kept across queries (a pure function of the two tokens). */
-function mergedLoose(index: MatchIndex, pair: number, text: string): string {
+/** The folded spelling of a merged pair, kept across queries (a pure function of the pair's key). */
+function mergedLoose(index: MatchIndex, key: number, text: string): string {
   const cache = index.scratch.mergedLoose;
-  let loose = cache.get(pair);
+  let loose = cache.get(key);
   if (loose === undefined) {
     if (cache.size >= MERGED_LOOSE_LIMIT) cache.clear();
     loose = looseForm(text);
-    cache.set(pair, loose);
+    cache.set(key, loose);
   }
   return loose;
 }

@@ -1,6 +1,6 @@
 import { foldKoreanSyllable } from "./data/korean";
 import { LEGAL_FORM_PHRASES } from "./data/legal-forms.gen";
-import { COMPANY_WORDS, HONORIFICS, PARTICLES } from "./data/noise-words";
+import { ABJAD_PARTICLES, COMPANY_WORDS, HONORIFICS, PARTICLES } from "./data/noise-words";
 import { type FoldedPiece, foldPiece, splitPieces } from "./text";
 
 /** Per-token flags (bit set). */
@@ -47,8 +47,13 @@ export function normaliseName(raw: string, cache?: FoldCache): NormalisedName {
       let flag = i < n - 1 ? TOKEN_JOIN_NEXT : 0;
       if (folded.script === "abjad") flag |= TOKEN_ABJAD;
       if (folded.script === "hangul") text = foldKoreanSyllable(text, i === 0);
-      // The Arabic article written apart (ال) transliterates to a bare "l".
+      // The article's ligature (ﻻ, NFKC لا) or a lone lam written for it folds to a bare "l".
       if (folded.script === "abjad" && text === "l") text = "al";
+      // ابن between two names is بن, the particle "bin", "ibn" or "ben", whichever Latin writes.
+      if (folded.script === "abjad" && text === "abn") text = "bn";
+      // عبد starts a compound name (عبد الله): indexed joined to the next word too, as Latin "Abd"
+      // is, at full weight.
+      if (folded.script === "abjad" && text === "abd") flag |= TOKEN_JOIN_NEXT;
       tokens.push(text);
       flags.push(flag);
     }
@@ -61,7 +66,8 @@ function markNoise(tokens: string[], flags: number[]): void {
   let noise = 0;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
-    // Consonant transliterations ("mr" for عمر) are not Latin titles or legal forms.
+    // Consonant transliterations ("dr" for در) are not Latin titles, legal forms or particles;
+    // their own particles are ABJAD_PARTICLES.
     const latin = !(flags[i]! & TOKEN_ABJAD);
     let phraseLength = latin ? legalPhraseAt(tokens, i) : 0;
     // A company word alone, written with a hyphen onto a neighbour, is part of that word
@@ -76,7 +82,7 @@ function markNoise(tokens: string[], flags: number[]): void {
     } else if (latin && HONORIFICS.has(token)) {
       flags[i] = flags[i]! | TOKEN_NOISE;
       noise++;
-    } else if (PARTICLES.has(token) && i < tokens.length - 1) {
+    } else if ((latin ? PARTICLES : ABJAD_PARTICLES).has(token) && i < tokens.length - 1) {
       flags[i] = flags[i]! | TOKEN_PARTICLE;
     }
   }

@@ -23,10 +23,12 @@ export const QUERY_READINGS: Readonly<Record<QueryReading, string>> = {
 // between words instead of a space, they glue them together ("Vladimir\u200BPutin").
 const INVISIBLE_RE = /[\u200B-\u200D\u2060\uFEFF\u00AD\u180E]|\u034F/;
 const INVISIBLE_ALL_RE = new RegExp(INVISIBLE_RE.source, "g");
-// In the scripts of India and Sri Lanka the joiners are spelling: beside a virama they choose how a
-// consonant cluster is drawn ("कान्‍ता" is one word, Kanta), so they are never a word break there,
-// and read as one they cut a name into syllables that match listed names by accident.
-const INDIC_JOINER_RE = /(?<=[\u0900-\u0DFF])[\u200C\u200D]|[\u200C\u200D](?=[\u0900-\u0DFF])/g;
+// In the scripts of India and Sri Lanka a joiner beside a virama, or before a vowel sign, is spelling:
+// it chooses how a cluster is drawn ("कान्‍ता" is one word, Kanta), so it is no word break there, and
+// read as one it cuts a name into syllables that match listed names by accident. Elsewhere a joiner
+// between two Indic words still glues them, and is still read as a space.
+const VIRAMAS = "\u094D\u09CD\u0A4D\u0ACD\u0B4D\u0BCD\u0C4D\u0CCD\u0D4D\u0DCA";
+const INDIC_JOINER_RE = new RegExp(`(?<=[${VIRAMAS}])[\u200C\u200D]|[\u200C\u200D](?=[${VIRAMAS}]|\\p{M})`, "gu");
 // Three or more single letters each followed by a dot, as a whole word ("I.R.G.C.", "H.A.M.A.S").
 // Two are more often a person's initials ("V.V. Putin"), which matching reads letter by letter.
 const DOTTED_LETTERS_RE = /(?<=^|\s)(?:\p{L}\.){2,}\p{L}\.?(?=\s|$)/gu;

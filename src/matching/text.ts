@@ -35,11 +35,12 @@ const APOSTROPHE_RE = /['`\u00B4\u2018\u2019\u02BC\u02BB]/g;
 const SEPARATOR_RE = /[^a-z0-9]+/;
 // A word that opens with a vowel carrier (alif, hamza or ayin; Hebrew alef or ayin; Syriac alaph)
 // keeps one in its consonant form, as "a": any-ascii writes the carrier as an apostrophe that
-// folding drops, or a bare alif not at all, and without it nothing says the Latin spelling starts
-// with a vowel: "Padilla" read as عبدالله ("bdllh"), "Rocio" as عراقی ("rqy"). abjadMatches reads
-// the leading "a" as any vowel. A bare alif is marked as a hamza first, for any-ascii to write it.
-const WORD_INITIAL_ALIF_RE = /(?<![\p{L}\p{M}])\u0627/gu;
-const VOWEL_CARRIER_RE = /(?<![A-Za-z0-9'`])['`]+(?=[A-Za-z])/g;
+// folding drops, or a bare alif not at all, and without it nothing says the word starts with a
+// vowel (abjadMatches). A bare alif (after any tatweel, which only stretches the line) is marked as
+// a hamza first, for any-ascii to write it. Where vowel marks follow ("عُمَر" → "`umar"), the
+// vowel is written already and the apostrophe is only dropped.
+const WORD_INITIAL_ALIF_RE = /(?<![\p{L}\p{M}])\u0640*\u0627/gu;
+const VOWEL_CARRIER_RE = /(?<![A-Za-z0-9'`])['`]+(?=[b-df-hj-np-tv-z])/gi;
 
 function detectScript(piece: string): Script {
   if (ABJAD_RE.test(piece)) return "abjad";

@@ -27,6 +27,15 @@ export const PARTICLES: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * The particles of Arabic script as folded (text.ts: a word's opening carrier is "a"): al (ال), bn
+ * (بن; normalise.ts folds ابن to it), bnt and abnh (بنت, ابنة), abw and bw (أبو, بو). Latin
+ * particles are not looked up for these: "at" (عطا, Atta) and "az" (عز, Izz) are names, and عبد
+ * ("abd") keeps its full weight as it did when it folded to "bd": weighed as a particle, "Li Liu"
+ * reached عبد الله on "allh" alone.
+ */
+export const ABJAD_PARTICLES: ReadonlySet<string> = new Set(["al", "bn", "bnt", "abnh", "abw", "bw"]);
+
+/**
  * Generic company words that rigour's legal-form table (legal-forms.gen.ts) leaves out because they
  * are not a legal form of any one country, but that lists and subjects write interchangeably:
  * "KOREA KWANGSONG TRADING CORPORATION" is screened as "Korea Kwangsong Trading Corp" or "... Co".
