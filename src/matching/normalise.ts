@@ -32,6 +32,16 @@ const LEGAL_BY_FIRST: ReadonlyMap<string, readonly (readonly string[])[]> = (() 
   return map;
 })();
 
+/**
+ * Arabic-script words as names write them: the article's ligature (ﻻ, NFKC لا) or a lone lam folds to
+ * a bare "l", the article "al"; ابن between two names is بن, the particle Latin writes "bin", "ibn"
+ * or "ben".
+ */
+const ABJAD_NAME_FORMS: ReadonlyMap<string, string> = new Map([
+  ["l", "al"],
+  ["abn", "bn"],
+]);
+
 export function normaliseName(raw: string, cache?: FoldCache): NormalisedName {
   const tokens: string[] = [];
   const flags: number[] = [];
@@ -45,15 +55,13 @@ export function normaliseName(raw: string, cache?: FoldCache): NormalisedName {
     for (let i = 0; i < n; i++) {
       let text = folded.tokens[i]!;
       let flag = i < n - 1 ? TOKEN_JOIN_NEXT : 0;
-      if (folded.script === "abjad") flag |= TOKEN_ABJAD;
-      if (folded.script === "hangul") text = foldKoreanSyllable(text, i === 0);
-      // The article's ligature (ﻻ, NFKC لا) or a lone lam written for it folds to a bare "l".
-      if (folded.script === "abjad" && text === "l") text = "al";
-      // ابن between two names is بن, the particle "bin", "ibn" or "ben", whichever Latin writes.
-      if (folded.script === "abjad" && text === "abn") text = "bn";
-      // عبد starts a compound name (عبد الله): indexed joined to the next word too, as Latin "Abd"
-      // is, at full weight.
-      if (folded.script === "abjad" && text === "abd") flag |= TOKEN_JOIN_NEXT;
+      if (folded.script === "abjad") {
+        flag |= TOKEN_ABJAD;
+        text = ABJAD_NAME_FORMS.get(text) ?? text;
+        // عبد starts a compound name (عبد الله): indexed joined to the next word too, as Latin "Abd"
+        // is, at full weight.
+        if (text === "abd") flag |= TOKEN_JOIN_NEXT;
+      } else if (folded.script === "hangul") text = foldKoreanSyllable(text, i === 0);
       tokens.push(text);
       flags.push(flag);
     }

@@ -59,8 +59,11 @@ export function otherReadings(text: string, listed: ListedWords = NO_LISTED_WORD
   const add = (reading: QueryReading, read: string) => {
     if (read !== text && read.trim() !== "" && !out.some((o) => o.text === read)) out.push({ reading, text: read });
   };
-  const breakable = text.replace(INDIC_JOINER_RE, "");
-  if (INVISIBLE_RE.test(breakable)) add("invisibleAsSpace", breakable.replace(INVISIBLE_ALL_RE, " "));
+  if (INVISIBLE_RE.test(text)) {
+    // Indic joiners are spelling (INDIC_JOINER_RE): read only the invisibles left without them.
+    const breakable = text.replace(INDIC_JOINER_RE, "");
+    if (INVISIBLE_RE.test(breakable)) add("invisibleAsSpace", breakable.replace(INVISIBLE_ALL_RE, " "));
+  }
   if (/[^\x00-\x7F]/.test(text)) {
     const nfkc = text.normalize("NFKC");
     const shapes = latinShapes(nfkc);

@@ -162,7 +162,7 @@ export function scoreName(index: MatchIndex, plan: QueryPlan, nameId: number, ex
       if (!(plan.tokens[i]!.flags & TOKEN_NOISE) && !candidateNoise) substantive = true;
       if (isSubstantive(qTexts[i]!, plan.tokens[i]!.flags)) covers++;
     }
-    // A joined pair that is a real spacing variant ("bd llh" = Abdullah) accounts for both of
+    // A joined pair that is a real spacing variant ("abd allh" = Abdullah) accounts for both of
     // its query tokens; a loose one ("ji un" ~ "yun") only for one.
     if (coversCandidate && p.kind !== "initial") matchedSubstantive += p.sim >= 0.9 ? covers : Math.min(covers, 1);
     if (asNoise) readAsNoise += covers;
