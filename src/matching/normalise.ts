@@ -45,7 +45,8 @@ const ABJAD_NAME_FORMS: ReadonlyMap<string, string> = new Map([
 export function normaliseName(raw: string, cache?: FoldCache): NormalisedName {
   const tokens: string[] = [];
   const flags: number[] = [];
-  for (const piece of splitPieces(raw)) {
+  const pieces = splitPieces(raw);
+  for (const piece of pieces) {
     let folded = cache?.get(piece);
     if (!folded) {
       folded = foldPiece(piece);
@@ -61,13 +62,23 @@ export function normaliseName(raw: string, cache?: FoldCache): NormalisedName {
         // عبد starts a compound name (عبد الله): indexed joined to the next word too, as Latin "Abd"
         // is, at full weight.
         if (text === "abd") flag |= TOKEN_JOIN_NEXT;
-      } else if (folded.script === "hangul") text = foldKoreanSyllable(text, i === 0);
+      } else if (folded.script === "hangul") text = foldKoreanSyllable(text, i === 0 && startsWithSurname(n, pieces.length));
       tokens.push(text);
       flags.push(flag);
     }
   }
   markNoise(tokens, flags);
   return { tokens, flags };
+}
+
+/**
+ * Whether a Hangul word of `syllables` starts with the surname: a name written as one word (김정은,
+ * 이산), a word of three syllables, or a surname written alone (김). A word of two beside other words
+ * is a given name (정은 in "김 정은"), whose first syllable takes no family spelling: 정 is "Jong" in
+ * Kim Jong Un, not the surname "Jung".
+ */
+function startsWithSurname(syllables: number, words: number): boolean {
+  return syllables !== 2 || words === 1;
 }
 
 function markNoise(tokens: string[], flags: number[]): void {

@@ -1,9 +1,18 @@
 import { type AlignedPair, align, type CandidateName, candidateName } from "./align";
 import type { MatchKind } from "./expand";
 import type { MatchIndex } from "./index";
-import { exactKey, isPatronymic, TOKEN_NOISE, TOKEN_PARTICLE } from "./normalise";
+import { exactKey, isPatronymic, TOKEN_ABJAD, TOKEN_JOIN_NEXT, TOKEN_NOISE, TOKEN_PARTICLE } from "./normalise";
 import type { QueryPlan } from "./query";
-import { CONFLICT_PENALTY, CREDIT_KNEE, INITIAL_WEIGHT, MAX_BONUS, OMISSION_PENALTY, PATRONYMIC_WEIGHT, SINGLE_TOKEN_FACTOR } from "./weights";
+import {
+  CONFLICT_PENALTY,
+  CREDIT_KNEE,
+  INITIAL_WEIGHT,
+  MAX_BONUS,
+  OMISSION_PENALTY,
+  PATRONYMIC_WEIGHT,
+  REVERSED_SYLLABLE_FACTOR,
+  SINGLE_TOKEN_FACTOR,
+} from "./weights";
 
 /**
  * Name score. Aligned pairs give evidence M = Σ sim·w (w = mean rarity weight of both sides);
@@ -19,6 +28,8 @@ export interface ScoredAlignment {
   readonly similarity: number;
   readonly kind: MatchKind;
   readonly weight: number;
+  /** Set when the pair reads a word's syllables out of their written order (credited at REVERSED_SYLLABLE_FACTOR). */
+  readonly outOfOrder?: true;
 }
 
 export interface WeightedToken {
@@ -123,11 +134,61 @@ function spanText(texts: readonly string[], start: number, end: number): string 
   return texts.slice(start, end).join(" ");
 }
 
+/**
+ * Whether tokens i and i+1 are syllables of one written word (a hyphen, Hangul, ideographs) whose
+ * order is the name's. Not the first pair of a word that holds the surname too: a word of three
+ * syllables or more (김정은, 习近平), or a name written as one word (王伟), starts with the surname,
+ * which moves freely ("Jong Un Kim", "Wei Wang").
+ */
+function joinedSyllables(flags: readonly number[], i: number): boolean {
+  if (i + 1 >= flags.length) return false;
+  const f = flags[i]!;
+  if (!(f & TOKEN_JOIN_NEXT) || (f | flags[i + 1]!) & (TOKEN_NOISE | TOKEN_PARTICLE | TOKEN_ABJAD)) return false;
+  let start = i;
+  while (start > 0 && flags[start - 1]! & TOKEN_JOIN_NEXT) start--;
+  if (i > start) return true;
+  let end = i + 1;
+  while (end < flags.length - 1 && flags[end]! & TOKEN_JOIN_NEXT) end++;
+  const wholeName = start === 0 && end === flags.length - 1;
+  return end - start < 2 && !wholeName;
+}
+
+/**
+ * Pairs that read one side's word out of order: the syllables of a word written as one (광수,
+ * "Kwang-su") aligned to the other side's tokens in the other order ("KIM Su-gwang") or apart.
+ * Alignment is order-free, as word order is free ("Kim Kwang Su" is "Kwang Su Kim"), but within one
+ * word the order is the name: Kwang-su and Su-gwang are two given names. Of the two pairs, the one
+ * later in the subject's name is marked, so a word joined on both sides is marked once.
+ */
+function reversedSyllables(pairs: readonly AlignedPair[], qFlags: readonly number[], cFlags: readonly number[]): boolean[] | null {
+  // Scored for every candidate name, so nothing is allocated unless a pair is marked.
+  let marked: boolean[] | null = null;
+  for (let a = 0; a < pairs.length; a++) {
+    const p = pairs[a]!;
+    if (p.qEnd - p.qStart !== 1 || p.cEnd - p.cStart !== 1) continue;
+    for (let b = 0; b < pairs.length; b++) {
+      const o = pairs[b]!;
+      if (b === a || o.qEnd - o.qStart !== 1 || o.cEnd - o.cStart !== 1) continue;
+      const queryWord = o.qStart === p.qStart + 1 && o.cStart !== p.cStart + 1 && joinedSyllables(qFlags, p.qStart);
+      const candidateWord = o.cStart === p.cStart + 1 && o.qStart !== p.qStart + 1 && joinedSyllables(cFlags, p.cStart);
+      if (!queryWord && !candidateWord) continue;
+      marked ??= new Array<boolean>(pairs.length).fill(false);
+      marked[o.qStart > p.qStart ? b : a] = true;
+    }
+  }
+  return marked;
+}
+
+function credited(p: AlignedPair, outOfOrder: boolean): number {
+  return outOfOrder ? p.sim * REVERSED_SYLLABLE_FACTOR : p.sim;
+}
+
 export function scoreName(index: MatchIndex, plan: QueryPlan, nameId: number, exactMode: boolean): NameScore {
   const cand = candidateName(index, nameId);
   if (exactMode) return exactScore(plan, cand);
   const pairs: AlignedPair[] = align(index, plan, cand);
   const { weights: qWeights, texts: qTexts } = plan;
+  const reversed = reversedSyllables(pairs, plan.name.flags, cand.flags);
   const qUsed = new Array<boolean>(qTexts.length).fill(false);
   const cUsed = new Array<boolean>(cand.texts.length).fill(false);
   const pairWeights = new Array<number>(pairs.length);
@@ -180,7 +241,7 @@ export function scoreName(index: MatchIndex, plan: QueryPlan, nameId: number, ex
       uq += initialRest(qTexts, p.qStart, wq - w);
       uc += initialRest(cand.texts, p.cStart, wc - w);
     }
-    matched += p.sim * w;
+    matched += credited(p, reversed?.[k] === true) * w;
     pairWeight += w;
     pairWeights[k] = w;
   }
@@ -205,9 +266,10 @@ export function scoreName(index: MatchIndex, plan: QueryPlan, nameId: number, ex
       alignments ??= pairs.map((p, k) => ({
         query: spanText(qTexts, p.qStart, p.qEnd),
         candidate: spanText(cand.texts, p.cStart, p.cEnd),
-        similarity: p.sim,
+        similarity: credited(p, reversed?.[k] === true),
         kind: p.kind,
         weight: pairWeights[k]!,
+        ...(reversed?.[k] ? { outOfOrder: true as const } : {}),
       }));
       return alignments;
     },

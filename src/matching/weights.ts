@@ -65,3 +65,8 @@ export const ABJAD_SIM = 0.93;
 export const PHONETIC_LIFT = 0.1;
 /** A query of two or more substantive tokens matched through only one of them is scaled by this. */
 export const SINGLE_TOKEN_FACTOR = 0.8;
+/**
+ * A syllable of one written word aligned out of that word's order (광수 against "Su-gwang") is
+ * credited this fraction of its similarity: the name's letters are there, the name is another.
+ */
+export const REVERSED_SYLLABLE_FACTOR = 0.25;

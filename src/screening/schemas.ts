@@ -45,6 +45,12 @@ const Alignment = z
       .describe("Similarity credited to the pair: exact 1; fuzzy the spelling similarity, credited in full from 0.9 and falling faster below; transliteration 0.92 or 0.93; phonetic at most 0.88; nickname 0.9; initial 0.75"),
     kind: z.enum(kinds).describe(`How the two tokens were found equivalent. ${kinds.map((k) => `${k}: ${MATCH_KINDS[k]}`).join(". ")}.`),
     weight: z.number().min(0).describe("The pair's weight: the mean rarity weight (idf) of its two sides; for an initial at most 1.5, the rest of the full token counting as unmatched"),
+    outOfOrder: z
+      .literal(true)
+      .optional()
+      .describe(
+        "Present when the pair reads the syllables of one written word out of their order or apart (광수, Kwang-su, against the listed Su-gwang): the name's letters are there, the name is another, so the similarity is a quarter of the tokens' own. Words may move freely; the syllables within one word may not, except the surname that starts a word of three syllables or a name written as one word (김정은, 习近平)",
+      ),
   })
   .describe("One aligned token pair: a subject token and a listed token judged to be the same name part");
 
@@ -57,7 +63,7 @@ const Explanation = z
       .describe(
         "Score of the matched name alone, before aliasFactor and the date-of-birth and nationality effects: matchedWeight / (Σ alignments[].weight + omissionPenalty + conflictPenalty) × singleTokenFactor, 0 when only titles or legal forms matched. With exactMatch, 1 (the names are equal once normalised) or 0",
       ),
-    alignments: z.array(Alignment).describe("The token pairs aligned between the subject's name (queryName) and the listed name (matchedName); each token is used at most once, name order is free"),
+    alignments: z.array(Alignment).describe("The token pairs aligned between the subject's name (queryName) and the listed name (matchedName); each token is used at most once; words may come in any order, the syllables of one written word in theirs (outOfOrder)"),
     unmatchedQuery: z.array(WeightedToken).describe("The subject's name tokens left unaligned, with the weight each costs"),
     unmatchedCandidate: z.array(WeightedToken).describe("The listed name's tokens left unaligned, with the weight each costs"),
     matchedWeight: z.number().min(0).describe("The evidence for the name: Σ similarity × weight over the alignments"),

@@ -25,6 +25,10 @@ describe("normaliseName folds script, case and punctuation", () => {
     ["separate Arabic article becomes al", "ال ودي", ["al", "wdy"]],
     ["Chinese syllables split", "习近平", ["xi", "jin", "ping"]],
     ["Hangul follows family spellings", "김정은", ["kim", "jong", "un"]],
+    // 정 is the surname Jung only where it starts a name: a two-syllable word beside others is a given name.
+    ["a Hangul given name takes no surname spelling", "김 정은", ["kim", "jong", "un"]],
+    ["a Hangul surname written alone", "정은 이", ["jong", "un", "lee"]],
+    ["a Hangul name of two syllables written alone starts with the surname", "정민", ["jung", "min"]],
     ["commas and dots are separators", "ZAWAHIRI, Ayman al-", ["zawahiri", "ayman", "al"]],
   ];
   for (const [name, input, expected] of CASES) test(name, () => expect(tokens(input)).toEqual(expected));
