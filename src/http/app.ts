@@ -10,7 +10,7 @@ import type { HttpDeps } from "./deps";
 import { isJsonMediaType, MalformedJson, readJsonText, UNREAD } from "./media";
 import { jsonResponse } from "./negotiate";
 import { refuseUndecodableQuery } from "./query-encoding";
-import { notInThisVersion, type RouteTable, routeNotFound, routeTable } from "./route-table";
+import { literalRouteElsewhere, notInThisVersion, type RouteTable, routeNotFound, routeTable } from "./route-table";
 import { problemResponse } from "./problem";
 import { beginRequest, requestState } from "./request-state";
 import { auditRoutes } from "./routes/audit";
@@ -209,8 +209,13 @@ async function readLimited(request: Request, limit: number, declared: number | n
 
 function toServiceError(error: ElysiaError, code: unknown, request: Request, table: RouteTable): ServiceError {
   // A route's own 404 on a path of a later feature (GET /v1/screenings/batch reaches GET
-  // /v1/screenings/{id} with the id "batch") says what an unmatched path there says.
-  if (error instanceof ServiceError) return error.code === "NOT_FOUND" ? (notInThisVersion(request.method, new URL(request.url).pathname) ?? error) : error;
+  // /v1/screenings/{id} with the id "batch") says what an unmatched path there says; on a path that
+  // is another method's route (GET /v1/screenings/check), the 405 that method gets.
+  if (error instanceof ServiceError) {
+    if (error.code !== "NOT_FOUND") return error;
+    const path = new URL(request.url).pathname;
+    return notInThisVersion(request.method, path) ?? literalRouteElsewhere(table, request.method, path) ?? error;
+  }
   if (code === "VALIDATION") return undecodablePathSegment(error, request) ?? validationError(error);
   if (code === "PARSE") {
     // Elysia wraps whatever onParse throws (413 over the limit, MALFORMED_JSON with its reason) in a ParseError.

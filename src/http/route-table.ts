@@ -2,7 +2,8 @@ import type { AnyElysia } from "elysia";
 import { ServiceError } from "@/errors";
 
 export interface RouteTable {
-  entries: ReadonlyArray<{ method: string; pattern: RegExp }>;
+  /** literal: the path has no parameter or wildcard segment (POST /v1/screenings/check). */
+  entries: ReadonlyArray<{ method: string; pattern: RegExp; literal: boolean }>;
 }
 
 function toPattern(path: string): RegExp {
@@ -18,7 +19,13 @@ function toPattern(path: string): RegExp {
 }
 
 export function routeTable(app: AnyElysia): RouteTable {
-  return { entries: app.routes.map((route) => ({ method: route.method.toUpperCase(), pattern: toPattern(route.path) })) };
+  return {
+    entries: app.routes.map((route) => ({
+      method: route.method.toUpperCase(),
+      pattern: toPattern(route.path),
+      literal: !route.path.split("/").some((segment) => segment.startsWith(":") || segment === "*"),
+    })),
+  };
 }
 
 /**
@@ -35,9 +42,31 @@ export function routeNotFound(table: RouteTable, request: Request): ServiceError
   );
 }
 
-/** A 405 with Allow when the path exists under other methods; null when the path is unknown (404). */
+/**
+ * A 405 with Allow when the path exists under other methods; null when the path is unknown (404).
+ * A path that is a route of its own names only that route's methods: /v1/screenings/check is the
+ * POST that screens, not also an id for GET /v1/screenings/{id}.
+ */
 function methodNotAllowed(table: RouteTable, method: string, path: string): ServiceError | null {
-  const allowed = new Set(table.entries.filter((e) => e.pattern.test(path)).map((e) => e.method));
+  const matching = table.entries.filter((e) => e.pattern.test(path));
+  const literal = matching.filter((e) => e.literal);
+  return notAllowed(literal.length > 0 ? literal : matching, method, path);
+}
+
+/**
+ * A route's own 404 for a path that is another method's route (GET /v1/screenings/check reaches
+ * GET /v1/screenings/{id} with the id "check"): the 405 that method gets there. Null otherwise.
+ */
+export function literalRouteElsewhere(table: RouteTable, method: string, path: string): ServiceError | null {
+  return notAllowed(
+    table.entries.filter((e) => e.literal && e.pattern.test(path)),
+    method,
+    path,
+  );
+}
+
+function notAllowed(routes: RouteTable["entries"], method: string, path: string): ServiceError | null {
+  const allowed = new Set(routes.map((e) => e.method));
   allowed.delete(method.toUpperCase());
   if (allowed.size === 0) return null;
   if (allowed.has("GET")) allowed.add("HEAD");
