@@ -60,8 +60,10 @@ export async function checkScreening(deps: ScreeningDeps, args: CheckArgs): Prom
     const original = findReplay(deps.db, args.tenantId, claim, now);
     if (original) return { record: original, replayed: true };
   }
-  precheckOneScreen(deps.db, args.tenantId, now);
+  // Options first: a request the tenant's profile refuses is a 400 whatever the quota, as a
+  // malformed body is, so a caller at the cap learns what to fix before it learns to wait.
   const options = optionsForTenant(deps.db, args.tenantId, overrides);
+  precheckOneScreen(deps.db, args.tenantId, now);
   return screenOne(deps, { ...args, claim, now }, {
     subject,
     options,

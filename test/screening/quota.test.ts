@@ -57,6 +57,10 @@ describe("monthly quota", () => {
     // A screening call at the cap is 429 even when it would screen nothing.
     const invalidOnly = expectProblem(await world.post("/v1/screenings/bulk", [{ bad: 1 }, { fullName: "" }]), 429, "QUOTA_EXCEEDED");
     expect(invalidOnly.detail).toContain("used 10 of limit 10");
+    // A check the tenant's options refuse is a 400 at the cap, as a malformed one is: the caller
+    // learns what to fix before it learns to wait.
+    const refused = expectProblem(await world.post("/v1/screenings/check", { fullName: "One More", options: { threshold: 0.99 } }), 400, "VALIDATION_FAILED");
+    expect(refused.errors).toEqual([expect.objectContaining({ field: "options.threshold" })]);
     expect(world.usedThisMonth()).toBe(10);
 
     const lists = await world.get("/v1/lists/version");
