@@ -34,9 +34,9 @@ export const WebhookPayloadBody = z
     screeningId: z.uuid(),
     userReference: z.string().nullable().describe("The caller's reference; null when none was given. Never a subject's or an entity's name"),
     isMatch: z.boolean(),
-    score: z.number(),
+    score: z.number().min(0).max(1),
     decision: Decision,
-    riskScore: z.number().int(),
+    riskScore: z.number().int().min(0).max(100),
     riskBand: RiskBand,
     createdAt: z.iso
       .datetime({ offset: true })
@@ -44,7 +44,7 @@ export const WebhookPayloadBody = z
     classification: z.enum(["sanctions", "pep", "adverse_media"]).nullable(),
     pepTiers: z.array(z.enum(PEP_TIERS as readonly PepTier[] as [PepTier, ...PepTier[]])),
     sourceLists: z.array(z.enum(SOURCE_LISTS)),
-    matchCount: z.number().int(),
+    matchCount: z.number().int().min(0),
     adverseMediaStatus: z.enum(["Skipped", "Ok", "Stale", "Unavailable"]),
     correlationId: z
       .string()
