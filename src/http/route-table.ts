@@ -58,11 +58,11 @@ function methodNotAllowed(table: RouteTable, method: string, path: string): Serv
  * GET /v1/screenings/{id} with the id "check"): the 405 that method gets there. Null otherwise.
  */
 export function literalRouteElsewhere(table: RouteTable, method: string, path: string): ServiceError | null {
-  return notAllowed(
-    table.entries.filter((e) => e.literal && e.pattern.test(path)),
-    method,
-    path,
-  );
+  const literal = table.entries.filter((e) => e.literal && e.pattern.test(path));
+  // The request's own route is literal (its 404 is its own answer), HEAD answered as GET.
+  const asked = method.toUpperCase() === "HEAD" ? "GET" : method.toUpperCase();
+  if (literal.some((e) => e.method === asked)) return null;
+  return notAllowed(literal, method, path);
 }
 
 function notAllowed(routes: RouteTable["entries"], method: string, path: string): ServiceError | null {

@@ -1,4 +1,4 @@
-import { foldKoreanSyllable } from "./data/korean";
+import { foldKoreanSyllable, KOREAN_HONORIFICS } from "./data/korean";
 import { LEGAL_FORM_PHRASES } from "./data/legal-forms.gen";
 import { ABJAD_PARTICLES, COMPANY_WORDS, HONORIFICS, PARTICLES } from "./data/noise-words";
 import { type FoldedPiece, foldPiece, splitPieces } from "./text";
@@ -46,23 +46,30 @@ export function normaliseName(raw: string, cache?: FoldCache): NormalisedName {
   const tokens: string[] = [];
   const flags: number[] = [];
   const pieces = splitPieces(raw);
-  for (const piece of pieces) {
+  const foldedPieces = pieces.map((piece) => {
     let folded = cache?.get(piece);
     if (!folded) {
       folded = foldPiece(piece);
       cache?.set(piece, folded);
     }
+    return folded;
+  });
+  const hangulWords = countHangulWords(pieces, foldedPieces);
+  for (let k = 0; k < pieces.length; k++) {
+    const folded = foldedPieces[k]!;
+    // A Korean title or honorific written as a word of its own is noise, as a Latin one is.
+    const honorific = folded.script === "hangul" && KOREAN_HONORIFICS.has(pieces[k]!) ? TOKEN_NOISE : 0;
     const n = folded.tokens.length;
     for (let i = 0; i < n; i++) {
       let text = folded.tokens[i]!;
-      let flag = i < n - 1 ? TOKEN_JOIN_NEXT : 0;
+      let flag = (i < n - 1 ? TOKEN_JOIN_NEXT : 0) | honorific;
       if (folded.script === "abjad") {
         flag |= TOKEN_ABJAD;
         text = ABJAD_NAME_FORMS.get(text) ?? text;
         // عبد starts a compound name (عبد الله): indexed joined to the next word too, as Latin "Abd"
         // is, at full weight.
         if (text === "abd") flag |= TOKEN_JOIN_NEXT;
-      } else if (folded.script === "hangul") text = foldKoreanSyllable(text, i === 0 && startsWithSurname(n, pieces.length));
+      } else if (folded.script === "hangul") text = foldKoreanSyllable(text, i === 0 && startsWithSurname(n, hangulWords));
       tokens.push(text);
       flags.push(flag);
     }
@@ -71,14 +78,21 @@ export function normaliseName(raw: string, cache?: FoldCache): NormalisedName {
   return { tokens, flags };
 }
 
+/** The Hangul words of a name that are not a title or honorific ("씨", "선생님"): the name's own words. */
+function countHangulWords(pieces: readonly string[], folded: readonly FoldedPiece[]): number {
+  let words = 0;
+  for (let k = 0; k < pieces.length; k++) if (folded[k]!.script === "hangul" && !KOREAN_HONORIFICS.has(pieces[k]!)) words++;
+  return words;
+}
+
 /**
  * Whether a Hangul word of `syllables` starts with the surname: a name written as one word (김정은,
- * 이산), a word of three syllables, or a surname written alone (김). A word of two beside other words
- * is a given name (정은 in "김 정은"), whose first syllable takes no family spelling: 정 is "Jong" in
- * Kim Jong Un, not the surname "Jung".
+ * 이산, "Dr 이산"), a word of three syllables, or a surname written alone (김). A word of two beside
+ * other Hangul words is a given name (정은 in "김 정은"), whose first syllable takes no family
+ * spelling: 정 is "Jong" in Kim Jong Un, not the surname "Jung".
  */
-function startsWithSurname(syllables: number, words: number): boolean {
-  return syllables !== 2 || words === 1;
+function startsWithSurname(syllables: number, hangulWords: number): boolean {
+  return syllables !== 2 || hangulWords <= 1;
 }
 
 function markNoise(tokens: string[], flags: number[]): void {

@@ -137,8 +137,8 @@ function spanText(texts: readonly string[], start: number, end: number): string 
 /**
  * Whether tokens i and i+1 are syllables of one written word (a hyphen, Hangul, ideographs) whose
  * order is the name's. Not the first pair of a word that holds the surname too: a word of three
- * syllables or more (김정은, 习近平), or a name written as one word (王伟), starts with the surname,
- * which moves freely ("Jong Un Kim", "Wei Wang").
+ * syllables or more (김정은, 习近平), or a name written as one word beside titles only (王伟,
+ * "Mr 王伟"), starts with the surname, which moves freely ("Jong Un Kim", "Wei Wang").
  */
 function joinedSyllables(flags: readonly number[], i: number): boolean {
   if (i + 1 >= flags.length) return false;
@@ -149,8 +149,23 @@ function joinedSyllables(flags: readonly number[], i: number): boolean {
   if (i > start) return true;
   let end = i + 1;
   while (end < flags.length - 1 && flags[end]! & TOKEN_JOIN_NEXT) end++;
-  const wholeName = start === 0 && end === flags.length - 1;
-  return end - start < 2 && !wholeName;
+  if (end - start >= 2) return false;
+  for (let k = 0; k < flags.length; k++) if ((k < start || k > end) && !(flags[k]! & TOKEN_NOISE)) return true;
+  return false;
+}
+
+/**
+ * The next name token after i, past particles and legal-form or title words: a word's parts stay
+ * together across them ("Ortega-Saavedra" is "ORTEGA Y SAAVEDRA", "Sanchez-Lozada" "SANCHEZ DE
+ * LOZADA"). -1 when there is none.
+ */
+function nextNameToken(flags: readonly number[], i: number): number {
+  for (let k = i + 1; k < flags.length; k++) if (!(flags[k]! & (TOKEN_NOISE | TOKEN_PARTICLE))) return k;
+  return -1;
+}
+
+function singleToken(p: AlignedPair): boolean {
+  return p.qEnd - p.qStart === 1 && p.cEnd - p.cStart === 1;
 }
 
 /**
@@ -165,18 +180,60 @@ function reversedSyllables(pairs: readonly AlignedPair[], qFlags: readonly numbe
   let marked: boolean[] | null = null;
   for (let a = 0; a < pairs.length; a++) {
     const p = pairs[a]!;
-    if (p.qEnd - p.qStart !== 1 || p.cEnd - p.cStart !== 1) continue;
+    if (!singleToken(p)) continue;
     for (let b = 0; b < pairs.length; b++) {
       const o = pairs[b]!;
-      if (b === a || o.qEnd - o.qStart !== 1 || o.cEnd - o.cStart !== 1) continue;
-      const queryWord = o.qStart === p.qStart + 1 && o.cStart !== p.cStart + 1 && joinedSyllables(qFlags, p.qStart);
-      const candidateWord = o.cStart === p.cStart + 1 && o.qStart !== p.qStart + 1 && joinedSyllables(cFlags, p.cStart);
+      if (b === a || !singleToken(o)) continue;
+      const queryWord = o.qStart === p.qStart + 1 && o.cStart !== nextNameToken(cFlags, p.cStart) && joinedSyllables(qFlags, p.qStart);
+      const candidateWord = o.cStart === p.cStart + 1 && o.qStart !== nextNameToken(qFlags, p.qStart) && joinedSyllables(cFlags, p.cStart);
       if (!queryWord && !candidateWord) continue;
       marked ??= new Array<boolean>(pairs.length).fill(false);
       marked[o.qStart > p.qStart ? b : a] = true;
     }
   }
   return marked;
+}
+
+function countMarked(marked: readonly boolean[] | null): number {
+  let n = 0;
+  if (marked) for (const m of marked) if (m) n++;
+  return n;
+}
+
+/**
+ * Greedy alignment breaks ties by position, not by order: "Li Li-Hua" against "Li-Hua LI" paired
+ * the first "li" with the first "li" and read Li-Hua backwards. Two pairs whose subject tokens or
+ * whose listed tokens are the same word, at the same weight, can trade their listed tokens without
+ * changing any similarity or weight; they do when that leaves fewer pairs out of order. Runs only
+ * when a pair is marked.
+ */
+function untangle(pairs: AlignedPair[], marked: boolean[], plan: QueryPlan, cand: CandidateName): { pairs: AlignedPair[]; marked: boolean[] | null } {
+  let best = pairs;
+  let bestMarked: boolean[] | null = marked;
+  for (let round = 0; round < 4 && countMarked(bestMarked) > 0; round++) {
+    let improved = false;
+    for (let a = 0; a < best.length; a++) {
+      for (let b = a + 1; b < best.length; b++) {
+        const pa = best[a]!;
+        const pb = best[b]!;
+        if (!singleToken(pa) || !singleToken(pb)) continue;
+        const sameListed = cand.ids[pa.cStart] === cand.ids[pb.cStart] && cand.weights[pa.cStart] === cand.weights[pb.cStart];
+        const sameSubject = plan.texts[pa.qStart] === plan.texts[pb.qStart] && plan.weights[pa.qStart] === plan.weights[pb.qStart];
+        if (!sameListed && !sameSubject) continue;
+        const trial = best.slice();
+        trial[a] = { ...pa, cStart: pb.cStart, cEnd: pb.cEnd };
+        trial[b] = { ...pb, cStart: pa.cStart, cEnd: pa.cEnd };
+        const trialMarked = reversedSyllables(trial, plan.name.flags, cand.flags);
+        if (countMarked(trialMarked) < countMarked(bestMarked)) {
+          best = trial;
+          bestMarked = trialMarked;
+          improved = true;
+        }
+      }
+    }
+    if (!improved) break;
+  }
+  return { pairs: best, marked: bestMarked };
 }
 
 function credited(p: AlignedPair, outOfOrder: boolean): number {
@@ -186,9 +243,10 @@ function credited(p: AlignedPair, outOfOrder: boolean): number {
 export function scoreName(index: MatchIndex, plan: QueryPlan, nameId: number, exactMode: boolean): NameScore {
   const cand = candidateName(index, nameId);
   if (exactMode) return exactScore(plan, cand);
-  const pairs: AlignedPair[] = align(index, plan, cand);
+  let pairs: AlignedPair[] = align(index, plan, cand);
   const { weights: qWeights, texts: qTexts } = plan;
-  const reversed = reversedSyllables(pairs, plan.name.flags, cand.flags);
+  let reversed = reversedSyllables(pairs, plan.name.flags, cand.flags);
+  if (reversed) ({ pairs, marked: reversed } = untangle(pairs, reversed, plan, cand));
   const qUsed = new Array<boolean>(qTexts.length).fill(false);
   const cUsed = new Array<boolean>(cand.texts.length).fill(false);
   const pairWeights = new Array<number>(pairs.length);

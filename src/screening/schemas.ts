@@ -42,7 +42,7 @@ const Alignment = z
       .number()
       .min(0)
       .max(1)
-      .describe("Similarity credited to the pair: exact 1; fuzzy the spelling similarity, credited in full from 0.9 and falling faster below; transliteration 0.92 or 0.93; phonetic at most 0.88; nickname 0.9; initial 0.75"),
+      .describe("Similarity credited to the pair: exact 1; fuzzy the spelling similarity, credited in full from 0.9 and falling faster below; transliteration 0.92 or 0.93; phonetic at most 0.88; nickname 0.9; initial 0.75; a quarter of that when outOfOrder"),
     kind: z.enum(kinds).describe(`How the two tokens were found equivalent. ${kinds.map((k) => `${k}: ${MATCH_KINDS[k]}`).join(". ")}.`),
     weight: z.number().min(0).describe("The pair's weight: the mean rarity weight (idf) of its two sides; for an initial at most 1.5, the rest of the full token counting as unmatched"),
     outOfOrder: z

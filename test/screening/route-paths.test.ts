@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { literalRouteElsewhere } from "@/http/route-table";
 import { call, expectProblem } from "../helpers/api";
 import { startScreeningWorld, type ScreeningWorld } from "./world";
 
@@ -38,5 +39,23 @@ describe("a route's own path is not an id", () => {
     const res = await call(world.url, path, { method: "DELETE", key: world.key });
     expectProblem(res, 405, "METHOD_NOT_ALLOWED", path);
     expect(res.headers.get("allow")).toBe("GET, HEAD");
+  });
+});
+
+describe("a literal route's own 404 stays its own", () => {
+  // Today no literal route answers 404 on a path another method also serves; this keeps it so.
+  const table = {
+    entries: [
+      { method: "GET", pattern: /^\/v1\/things\/?$/, literal: true },
+      { method: "POST", pattern: /^\/v1\/things\/?$/, literal: true },
+    ],
+  };
+
+  test.each(["GET", "HEAD", "POST"])("%s /v1/things is the request's own route: no 405", (method) => {
+    expect(literalRouteElsewhere(table, method, "/v1/things")).toBeNull();
+  });
+
+  test("DELETE /v1/things is 405 with Allow: GET, HEAD, POST", () => {
+    expect(literalRouteElsewhere(table, "DELETE", "/v1/things")?.headers).toEqual({ allow: "GET, HEAD, POST" });
   });
 });

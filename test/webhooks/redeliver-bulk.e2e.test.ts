@@ -383,8 +383,8 @@ describe("refused before anything changes", () => {
       { status: "dead", createdFrom: "2020-01-01T00:00:00.000Z", createdTo: null, count: 0, firstId: null, lastId: null, more: false, nextCreatedFrom: null },
     ]);
 
-    // GET on the static path reaches the read of a delivery whose id would be "redeliver"; the path
-    // is the bulk action's, so it is that route's 405, which names it, and reads nothing.
+    // GET on the static path reaches the read of a delivery whose id would be "redeliver", finds
+    // none, and answers as the path's own route does: 405, Allow: POST.
     const read = await send(w, BULK);
     expectProblem(read, 405, "METHOD_NOT_ALLOWED", BULK);
     expect(read.headers.get("allow")).toBe("POST");

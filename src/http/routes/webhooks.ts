@@ -69,8 +69,9 @@ export function webhookRoutes(deps: HttpDeps, wake: () => void = () => undefined
         },
       },
     )
-    // A static path: Elysia's router prefers it to /v1/webhooks/deliveries/:id whatever the order, and
-    // GET /v1/webhooks/deliveries/redeliver stays the read of a delivery id "redeliver" (404).
+    // A static path: Elysia's router prefers it to /v1/webhooks/deliveries/:id whatever the order.
+    // GET /v1/webhooks/deliveries/redeliver reaches the read of a delivery id "redeliver"; its 404
+    // becomes this route's 405 (Allow: POST; app.ts, route-table.ts).
     .post(
       "/v1/webhooks/deliveries/redeliver",
       ({ caller, body, request, set }) => {

@@ -11,6 +11,12 @@ export const KOREAN_SURNAMES: ReadonlyMap<string, string> = new Map([
   ["ju", "joo"], ["u", "woo"], ["gu", "koo"], ["gong", "kong"], ["jeon", "jeon"], ["ryu", "ryu"],
 ]);
 
+/**
+ * Titles and honorifics written as a word of their own beside a Korean name ("김철 씨", "이산 선생님"),
+ * which do not make a two-syllable name a given name. Not 양 or 군 (Miss, Mr): 양 is also the surname Yang.
+ */
+export const KOREAN_HONORIFICS: ReadonlySet<string> = new Set(["씨", "님", "선생", "선생님", "여사", "박사", "회장", "사장", "위원장"]);
+
 export function foldKoreanSyllable(syllable: string, first: boolean): string {
   const surname = first ? KOREAN_SURNAMES.get(syllable) : undefined;
   if (surname) return surname;

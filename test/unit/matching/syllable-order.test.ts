@@ -1,5 +1,11 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { find, loadRealIndex, REAL_LISTS, REAL_LOAD_TIMEOUT, type RealLists, screenReal } from "./helpers";
+import { buildIndex } from "../../../src/matching/index";
+import { resolveOptions } from "../../../src/matching/options-resolve";
+import { screen } from "../../../src/matching/screen";
+import type { WatchlistEntity } from "../../../src/watchlists/entity";
+import { newEntity } from "../../../src/watchlists/importers/common/build";
+import { FIXTURE_ENTITIES } from "../../fixtures/matching/entities";
+import { CTX, find, loadRealIndex, REAL_LISTS, REAL_LOAD_TIMEOUT, type RealLists, screenReal } from "./helpers";
 
 /**
  * Alignment is order-free, as word order is free ("Kim Kwang Su" is "Kwang Su Kim"), but the
@@ -55,5 +61,49 @@ describe.skipIf(!REAL_LISTS)("the explanation says which pair was read out of or
     expect(marked[0]!.similarity).toBe(0.25);
     const evidence = explanation.alignments.reduce((sum, a) => sum + a.similarity * a.weight, 0);
     expect(explanation.matchedWeight).toBeCloseTo(evidence, 9);
+  });
+});
+
+function person(id: string, ...names: string[]): WatchlistEntity {
+  return {
+    ...newEntity({ source: "OFAC", externalId: id, entityType: "person", verifyUrl: `https://example.test/OFAC/${id}` }),
+    primaryName: names[0]!,
+    names: names.map((name, i) => ({ name, kind: i === 0 ? "primary" : "aka", quality: "strong", originalScript: false })),
+  };
+}
+
+const fixture = buildIndex([
+  ...FIXTURE_ENTITIES,
+  person("S1", "Daniel ORTEGA Y SAAVEDRA"),
+  person("S2", "Gabriel GARCIA-MARQUEZ"),
+  person("S3", "Gonzalo SANCHEZ DE LOZADA"),
+  person("S4", "Li-Hua LI"),
+  person("S5", "San LEE"),
+  person("S6", "Chol KIM"),
+  person("S7", "Wei WANG"),
+]);
+
+function fixtureScore(query: string, target: string): number {
+  return find(screen(fixture, { fullName: query }, resolveOptions({}, { threshold: 0.5 }), CTX), target)?.score ?? 0;
+}
+
+describe("a word's parts stay together across particles, and ties keep the order", () => {
+  test.each([
+    ["Daniel Ortega-Saavedra", "OFAC:S1"], // Y between the parts on the list
+    ["Gabriel Garcia y Marquez", "OFAC:S2"], // and on the subject's side
+    ["Gonzalo Sanchez-Lozada", "OFAC:S3"],
+    ["Li Li-Hua", "OFAC:S4"], // the surname is also a syllable of the given name
+    ["李丽华", "OFAC:S4"],
+    ["Mr 王伟", "OFAC:S7"], // a title does not make 王伟 part of a longer name
+  ])("%s matches %s above 0.95", (query, target) => {
+    expect(fixtureScore(query, target)).toBeGreaterThan(0.95);
+  });
+
+  test("Dr 이산: a title beside a two-syllable Hangul name leaves 이 the surname Lee", () => {
+    expect(fixtureScore("Dr 이산", "OFAC:S5")).toBe(1);
+  });
+
+  test("김철 씨: so does a Korean honorific, which is noise as a Latin title is", () => {
+    expect(fixtureScore("김철 씨", "OFAC:S6")).toBe(1);
   });
 });
