@@ -46,19 +46,12 @@ export function normaliseName(raw: string, cache?: FoldCache): NormalisedName {
   const tokens: string[] = [];
   const flags: number[] = [];
   const pieces = splitPieces(raw);
-  const foldedPieces = pieces.map((piece) => {
-    let folded = cache?.get(piece);
-    if (!folded) {
-      folded = foldPiece(piece);
-      cache?.set(piece, folded);
-    }
-    return folded;
-  });
-  const hangulWords = countHangulWords(pieces, foldedPieces);
-  for (let k = 0; k < pieces.length; k++) {
-    const folded = foldedPieces[k]!;
+  // Counted at the first Hangul word: most names have none, and every listed name passes here.
+  let hangulWords = -1;
+  for (const piece of pieces) {
+    const folded = foldCached(piece, cache);
     // A Korean title or honorific written as a word of its own is noise, as a Latin one is.
-    const honorific = folded.script === "hangul" && KOREAN_HONORIFICS.has(pieces[k]!) ? TOKEN_NOISE : 0;
+    const honorific = folded.script === "hangul" && KOREAN_HONORIFICS.has(piece) ? TOKEN_NOISE : 0;
     const n = folded.tokens.length;
     for (let i = 0; i < n; i++) {
       let text = folded.tokens[i]!;
@@ -69,7 +62,10 @@ export function normaliseName(raw: string, cache?: FoldCache): NormalisedName {
         // عبد starts a compound name (عبد الله): indexed joined to the next word too, as Latin "Abd"
         // is, at full weight.
         if (text === "abd") flag |= TOKEN_JOIN_NEXT;
-      } else if (folded.script === "hangul") text = foldKoreanSyllable(text, i === 0 && startsWithSurname(n, hangulWords));
+      } else if (folded.script === "hangul") {
+        if (hangulWords < 0) hangulWords = countHangulWords(pieces, cache);
+        text = foldKoreanSyllable(text, i === 0 && startsWithSurname(n, hangulWords));
+      }
       tokens.push(text);
       flags.push(flag);
     }
@@ -78,10 +74,19 @@ export function normaliseName(raw: string, cache?: FoldCache): NormalisedName {
   return { tokens, flags };
 }
 
+function foldCached(piece: string, cache: FoldCache | undefined): FoldedPiece {
+  let folded = cache?.get(piece);
+  if (!folded) {
+    folded = foldPiece(piece);
+    cache?.set(piece, folded);
+  }
+  return folded;
+}
+
 /** The Hangul words of a name that are not a title or honorific ("씨", "선생님"): the name's own words. */
-function countHangulWords(pieces: readonly string[], folded: readonly FoldedPiece[]): number {
+function countHangulWords(pieces: readonly string[], cache: FoldCache | undefined): number {
   let words = 0;
-  for (let k = 0; k < pieces.length; k++) if (folded[k]!.script === "hangul" && !KOREAN_HONORIFICS.has(pieces[k]!)) words++;
+  for (const piece of pieces) if (!KOREAN_HONORIFICS.has(piece) && foldCached(piece, cache).script === "hangul") words++;
   return words;
 }
 

@@ -210,7 +210,8 @@ function countMarked(marked: readonly boolean[] | null): number {
 function untangle(pairs: AlignedPair[], marked: boolean[], plan: QueryPlan, cand: CandidateName): { pairs: AlignedPair[]; marked: boolean[] | null } {
   let best = pairs;
   let bestMarked: boolean[] | null = marked;
-  for (let round = 0; round < 4 && countMarked(bestMarked) > 0; round++) {
+  let bestCount = countMarked(marked);
+  for (let round = 0; round < 4 && bestCount > 0; round++) {
     let improved = false;
     for (let a = 0; a < best.length; a++) {
       for (let b = a + 1; b < best.length; b++) {
@@ -224,9 +225,11 @@ function untangle(pairs: AlignedPair[], marked: boolean[], plan: QueryPlan, cand
         trial[a] = { ...pa, cStart: pb.cStart, cEnd: pb.cEnd };
         trial[b] = { ...pb, cStart: pa.cStart, cEnd: pa.cEnd };
         const trialMarked = reversedSyllables(trial, plan.name.flags, cand.flags);
-        if (countMarked(trialMarked) < countMarked(bestMarked)) {
+        const trialCount = countMarked(trialMarked);
+        if (trialCount < bestCount) {
           best = trial;
           bestMarked = trialMarked;
+          bestCount = trialCount;
           improved = true;
         }
       }
