@@ -181,7 +181,7 @@ const SubjectView = z
       .string()
       .regex(/^[A-Z]{2}$/)
       .nullable()
-      .describe("ISO 3166-1 alpha-2 code (a country name sent is stored as its code); null when not given"),
+      .describe("ISO 3166-1 alpha-2 code (an alpha-3 code or a country name sent is stored as its alpha-2 code); null when not given"),
     aliases: z.array(z.string().min(1).max(MAX_NAME_LENGTH)).max(MAX_ALIASES).describe("Other names, trimmed; [] when none were given"),
     userReference: z.string().min(1).max(MAX_USER_REFERENCE_LENGTH).nullable(),
   })

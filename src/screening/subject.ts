@@ -81,10 +81,10 @@ export const Nationality = z
   .transform((value, ctx) => {
     const iso2 = countryToIso2(value);
     if (iso2) return iso2;
-    ctx.addIssue({ code: "custom", message: "must be an ISO 3166-1 alpha-2 code (e.g. GB) or an English country name (e.g. United Kingdom)" });
+    ctx.addIssue({ code: "custom", message: "must be an ISO 3166-1 alpha-2 or alpha-3 code (e.g. GB or GBR) or an English country name (e.g. United Kingdom)" });
     return z.NEVER;
   })
-  .describe('Nationality: ISO 3166-1 alpha-2 ("GB") or an English country name ("United Kingdom"); stored as the alpha-2 code.');
+  .describe('Nationality: ISO 3166-1 alpha-2 ("GB") or alpha-3 ("GBR") code, any case, or an English country name ("United Kingdom"); stored as the alpha-2 code.');
 
 export const Aliases = z
   .array(name())

@@ -125,6 +125,16 @@ describe("validation", () => {
     }
   });
 
+  test("an ISO alpha-3 nationality is stored as its alpha-2 code; an unassigned one is 400", async () => {
+    for (const [sent, stored] of [["DEU", "DE"], ["gbr", "GB"], ["PRK", "KP"], ["XKX", "XK"]] as const) {
+      const response = await world.post("/v1/screenings/check", { fullName: "A B", nationality: sent });
+      expect(response.status).toBe(200);
+      expect(json<Screening>(response).subject.nationality).toBe(stored);
+    }
+    const problem = expectProblem(await world.post("/v1/screenings/check", { fullName: "A B", nationality: "GBX" }), 400, "VALIDATION_FAILED");
+    expect(problem.errors?.find((e) => e.field === "nationality")?.message).toContain("alpha-3");
+  });
+
   test("malformed JSON is 400 with the parser's reason", async () => {
     const body = expectProblem(await world.post("/v1/screenings/check", "{not json"), 400, "MALFORMED_JSON");
     expect(body.detail).toStartWith("The request body is not valid JSON: ");

@@ -32,7 +32,7 @@ export function registerScreen(program: Command): void {
     )
     .option("--name <fullName>", "screen one subject instead of a file")
     .option("--dob <date>", "date of birth for --name: YYYY, YYYY-MM or YYYY-MM-DD")
-    .option("--nationality <country>", "nationality for --name: ISO alpha-2 or English name")
+    .option("--nationality <country>", "nationality for --name: ISO alpha-2 or alpha-3 code, or English name")
     .option("--alias <name>", "alias for --name (repeatable)", collect)
     .option("--format <format>", "jsonl or csv (default: from the file extension; - reads stdin as JSONL)")
     .option("--out <file>", "write results here instead of stdout")

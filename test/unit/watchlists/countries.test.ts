@@ -1,5 +1,6 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { countryName, countryToIso2, isIso2, listCountries } from "@/lib/countries";
+import { ALPHA3_BY_ALPHA2 } from "@/lib/countries-data";
 import { sharedText, sharedUtf8, REAL_FILE_TIMEOUT } from "./shared-files";
 
 setDefaultTimeout(REAL_FILE_TIMEOUT);
@@ -36,11 +37,19 @@ describe("countryToIso2", () => {
     ["sa", "SA"],
     ["GB", "GB"],
     ["Man, Isle of", "IM"],
+    ["GBR", "GB"],
+    ["deu", "DE"],
+    ["PRK", "KP"],
+    ["COD", "CD"],
+    ["XKX", "XK"],
+    ["CAN", "CA"],
+    ["AND", "AD"],
+    [" USA ", "US"],
   ])("%s → %s", (text, iso) => {
     expect(countryToIso2(text)).toBe(iso);
   });
 
-  test.each([["Soviet Union"], ["former Soviet Union"], ["Yugoslavia"], ["undetermined"], ["S"], ["Congolese"], [""], ["Atlantis"]])(
+  test.each([["Soviet Union"], ["former Soviet Union"], ["GBX"], ["SUN"], ["YUG"], ["Yugoslavia"], ["undetermined"], ["S"], ["Congolese"], [""], ["Atlantis"]])(
     "%s is not guessed",
     (text) => {
       expect(countryToIso2(text)).toBeUndefined();
@@ -54,6 +63,14 @@ describe("countryToIso2", () => {
     expect(countryName("de")).toBe("Germany");
     expect(isIso2("XK")).toBe(true);
     expect(isIso2("XX")).toBe(false);
+  });
+
+  test("every country has one alpha-3 code and no two share one", () => {
+    const codes = listCountries().map((c) => ALPHA3_BY_ALPHA2[c.iso2]);
+    expect(codes.every((code) => code !== undefined && /^[A-Z]{3}$/.test(code))).toBe(true);
+    expect(new Set(codes).size).toBe(codes.length);
+    expect(Object.keys(ALPHA3_BY_ALPHA2).length).toBe(codes.length);
+    for (const c of listCountries()) expect(countryToIso2(ALPHA3_BY_ALPHA2[c.iso2])).toBe(c.iso2);
   });
 
   test("country names used in the real UN and OFAC files resolve, except historic or vague ones", () => {
