@@ -1,12 +1,17 @@
 import { type Command, CommanderError } from "commander";
 
-/** A command line that cannot be run as given (unknown option, missing value, wrong arguments). */
+/**
+ * A command line that cannot be run as given: commander's own parse errors (unknown command or
+ * option, missing argument, option value or required option, too many arguments), and every
+ * input the command refuses before doing anything (a bad value, a missing file, no token).
+ */
 export const USAGE_EXIT = 2;
 
 /**
- * Makes commander's own usage errors (unknown option, missing value, extra argument) exit 2 on a
- * command whose exit 1 or 3 is a verdict (a signature invalid, a chain broken): a script reading the
- * exit code must not take a typo for a verdict.
+ * Makes commander's own usage errors exit 2 instead of its default 1, so a script reading the exit
+ * code never takes a typo for a failure of the work itself (or, for `webhook verify` and `audit
+ * verify`, for their verdict: 1 invalid, 3 broken). Set on the program before its commands are
+ * added, which inherit it; help and --version keep their exit 0.
  */
 export function usageErrorsExit2(command: Command): Command {
   return command.exitOverride((error) => {

@@ -2,6 +2,8 @@
  * The admin CLI as an OAuth client: client_credentials against the identity provider's token
  * endpoint, found through the issuer's discovery document (spec: {auth_url}/connect/token).
  */
+import { fetchNamed } from "./network-error";
+
 export interface ClientCredentials {
   authUrl: string;
   clientId: string;
@@ -11,7 +13,7 @@ export interface ClientCredentials {
 
 export async function discoverTokenEndpoint(authUrl: string): Promise<string> {
   const base = authUrl.endsWith("/") ? authUrl : `${authUrl}/`;
-  const response = await fetch(new URL(".well-known/openid-configuration", base), { signal: AbortSignal.timeout(10_000) });
+  const response = await fetchNamed("the identity provider", new URL(".well-known/openid-configuration", base), { timeoutMs: 10_000 });
   if (!response.ok) throw new Error(`Discovery at ${authUrl} answered ${response.status}`);
   const document = (await response.json()) as { token_endpoint?: unknown };
   if (typeof document.token_endpoint !== "string") throw new Error(`Discovery at ${authUrl} names no token_endpoint`);
@@ -20,7 +22,7 @@ export async function discoverTokenEndpoint(authUrl: string): Promise<string> {
 
 export async function clientCredentialsGrant(creds: ClientCredentials): Promise<{ accessToken: string; expiresAt: Date }> {
   const endpoint = await discoverTokenEndpoint(creds.authUrl);
-  const response = await fetch(endpoint, {
+  const response = await fetchNamed("the identity provider's token endpoint", endpoint, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
     body: new URLSearchParams({
@@ -29,7 +31,7 @@ export async function clientCredentialsGrant(creds: ClientCredentials): Promise<
       client_secret: creds.clientSecret,
       scope: creds.scope,
     }),
-    signal: AbortSignal.timeout(10_000),
+    timeoutMs: 10_000,
   });
   const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   if (!response.ok || typeof body.access_token !== "string") {

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { invalidInput } from "@/errors";
 import { DB_FILE } from "@/storage/db";
@@ -17,4 +17,15 @@ export function requireApplianceData(dataDir: string): void {
 /** Refuses (exit 2) input files that do not exist, before a data folder is opened or created for them. "-" is stdin. */
 export function requireInputFiles(paths: readonly string[]): void {
   for (const path of paths) if (path !== "-" && !existsSync(path)) throw invalidInput(`no such file: ${path}`);
+}
+
+/**
+ * Refuses (exit 2) a backup destination that exists and is not an empty folder, before the data
+ * folder is opened: a backup never mixes with or overwrites another one.
+ */
+export function requireNewFolder(path: string): void {
+  const folder = resolve(path);
+  if (!existsSync(folder)) return;
+  if (!statSync(folder).isDirectory()) throw invalidInput(`${folder} is a file, not a folder; give a new folder for the backup`);
+  if (readdirSync(folder).length > 0) throw invalidInput(`Backup folder ${folder} is not empty; choose a new folder`);
 }

@@ -15,6 +15,7 @@ import { registerScreen } from "./commands/screen";
 import { registerServe } from "./commands/serve";
 import { registerTenant } from "./commands/tenant";
 import { registerWebhook } from "./commands/webhook";
+import { USAGE_EXIT, usageErrorsExit2 } from "./exit-codes";
 import { refuseRemote } from "./remote";
 
 export const VERSION = "0.1.0";
@@ -41,9 +42,10 @@ export function buildProgram(): Command {
     )
     .option("--token <token>", "bearer token for --remote (env AML_TOKEN; default: the token saved by `aml login`)")
     .showHelpAfterError()
-    .exitOverride()
     .hook("preAction", (_program, action) => refuseRemote(action))
     .addHelpText("after", HELP_AFTER);
+  // Before any command is added: each one inherits it.
+  usageErrorsExit2(program);
   registerServe(program);
   registerMigrate(program);
   registerTenant(program);
@@ -72,15 +74,25 @@ export async function runCli(argv: string[]): Promise<number> {
       for (const issue of error instanceof ServiceError ? (error.fieldIssues ?? []) : []) {
         process.stderr.write(`  - ${issue.field}: ${issue.message}\n`);
       }
-      return error instanceof ServiceError && error.status < 500 ? 2 : 1;
+      return exitCodeOf(error);
     }
     if (error instanceof Error) {
-      // Expected failures (bad flags, unreachable identity provider, expired token) read as one line;
-      // DEBUG=aml shows the stack for unexpected ones.
+      // Failures of the work itself (an unreachable server or identity provider, refused client
+      // credentials, a backup that cannot be written) read as one line and exit 1; DEBUG=aml shows
+      // the stack for unexpected ones.
       process.stderr.write(`error: ${error.message}\n`);
       if (process.env.DEBUG?.includes("aml") && error.stack) process.stderr.write(`${error.stack}\n`);
       return 1;
     }
     throw error;
   }
+}
+
+/**
+ * A refused input (a 4xx ServiceError, an invalid flag, setting or config file) is a mistake in the
+ * command: exit 2. A failure of the work itself (a 5xx, a master.key or migration problem) exits 1.
+ */
+function exitCodeOf(error: ServiceError | ConfigError | MigrationError | MasterKeyError): number {
+  if (error instanceof ConfigError) return USAGE_EXIT;
+  return error instanceof ServiceError && error.status < 500 ? USAGE_EXIT : 1;
 }

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { invalidInput, ServiceError } from "@/errors";
+import { fetchNamed } from "./network-error";
 import { clientCredentialsGrant } from "./oidc-client";
 import { loadToken, saveToken } from "./token-store";
 
@@ -61,7 +62,11 @@ async function bearerToken(command: Command): Promise<string> {
     saveToken({ accessToken: grant.accessToken, expiresAt: grant.expiresAt.toISOString(), authUrl, clientId });
     return grant.accessToken;
   }
-  throw new Error(stored ? "The saved token has expired: run `aml login` again." : "No token: run `aml login` first or pass --token.");
+  // Refused before any call, like a 401 from the remote: the command needs a credential it was not given (exit 2).
+  throw new ServiceError(
+    "UNAUTHENTICATED",
+    stored ? "The saved token has expired: run `aml login` again." : "No token: run `aml login` first, or pass --token (or AML_TOKEN).",
+  );
 }
 
 /** Calls the admin API; a problem+json answer becomes a ServiceError with its detail and field issues. */
@@ -69,11 +74,11 @@ export async function remoteCall<T>(command: Command, method: string, path: stri
   const target = remoteTarget(command);
   if (!target) throw new Error("remoteCall without --remote");
   const token = await bearerToken(command);
-  const response = await fetch(`${target.baseUrl}${path}`, {
+  const response = await fetchNamed("the appliance", `${target.baseUrl}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    signal: AbortSignal.timeout(30_000),
+    timeoutMs: 30_000,
   });
   const payload = (await response.json().catch(() => null)) as Record<string, unknown> | null;
   if (!response.ok) {

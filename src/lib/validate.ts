@@ -20,6 +20,11 @@ const EXPECTED: Readonly<Record<string, string>> = {
   array: "an array",
 };
 
+/** What a value of zod's `expected` type is called in messages: "a number", "true or false". */
+export function expectedValue(expected: string): string {
+  return EXPECTED[expected] ?? `a value of type ${expected}`;
+}
+
 function received(input: unknown): string {
   if (input === null) return "null";
   if (Array.isArray(input)) return "an array";
@@ -149,6 +154,18 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what 
   if (result.success) return result.data;
   const fieldIssues = zodIssues(result.error);
   throw new ServiceError("VALIDATION_FAILED", `${what} is invalid: ${issueSummary(fieldIssues)}`, { fieldIssues });
+}
+
+/**
+ * An instant a client gives (a filter bound, a range): ISO 8601 with an offset (Z or ±hh:mm) and a
+ * real calendar date. zod's own message, "Invalid ISO datetime", says neither what is expected nor
+ * how to write it.
+ */
+export function offsetDateTime() {
+  return z.iso.datetime({
+    offset: true,
+    error: "must be an ISO 8601 date-time with a UTC offset, such as 2025-01-31T00:00:00Z or 2025-01-31T01:00:00+01:00",
+  });
 }
 
 /**

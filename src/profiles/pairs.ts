@@ -1,5 +1,6 @@
-import { ServiceError } from "@/errors";
-import { zodIssues } from "@/lib/validate";
+import type { z } from "zod";
+import { type FieldIssue, ServiceError } from "@/errors";
+import { expectedValue, zodIssues } from "@/lib/validate";
 import type { RiskProfileOptions, RiskProfileOverrides } from "@/matching/options";
 import { parseFormOptions } from "@/matching/options-form";
 
@@ -20,12 +21,33 @@ export function splitPairs(pairs: readonly string[]): Record<string, string> {
 }
 
 export function overridesFromPairs(pairs: readonly string[]): RiskProfileOverrides {
-  const parsed = parseFormOptions(splitPairs(pairs));
+  const typed = splitPairs(pairs);
+  const parsed = parseFormOptions(typed);
   if (!parsed.success) {
-    const fieldIssues = zodIssues(parsed.error);
+    const fieldIssues = pairIssues(parsed.error, typed);
     throw new ServiceError("VALIDATION_FAILED", `Invalid option: ${fieldIssues.map((i) => `${i.field} ${i.message}`).join("; ")}`, { fieldIssues });
   }
   return parsed.data;
+}
+
+/**
+ * On a command line every value is text, so zod's "must be a number, not a string" blames a type
+ * nobody chose: a value that did not convert is shown as typed instead, `threshold must be a number
+ * (got "abc")`.
+ */
+function pairIssues(error: z.ZodError, typed: Readonly<Record<string, string>>): FieldIssue[] {
+  const asTyped = new Map<string, string>();
+  for (const issue of error.issues) {
+    const key = issue.path.length === 1 ? issue.path[0] : undefined;
+    const text = typeof key === "string" ? typed[key] : undefined;
+    if (issue.code !== "invalid_type" || typeof key !== "string" || text === undefined) continue;
+    // JSON quoting, so a control character typed in the value cannot reach the terminal raw.
+    asTyped.set(key, `must be ${expectedValue(issue.expected)} (got ${JSON.stringify(text.trim())})`);
+  }
+  return zodIssues(error).map((issue) => {
+    const message = asTyped.get(issue.field);
+    return message === undefined ? issue : { field: issue.field, message };
+  });
 }
 
 /**

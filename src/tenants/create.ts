@@ -30,7 +30,7 @@ export interface CreatedTenant {
 export async function onboardTenant(ctx: AppContext, rawInput: unknown, meta: CallMeta, lookup?: LookupFn): Promise<CreatedTenant> {
   const input = parseInput(CreateTenantInput, rawInput, "Tenant");
   // checkReceiverUrl includes the URL policy createTenant applies, so the input is inserted as checked.
-  if (input.webhookUrl) await assertReceiverUrl(ctx, input.webhookUrl, "Tenant", lookup);
+  if (input.webhookUrl) await assertReceiverUrl(ctx, input.webhookUrl, lookup);
   return insertTenant(ctx, input, meta);
 }
 
@@ -43,7 +43,7 @@ export function createTenant(ctx: AppContext, rawInput: unknown, meta: CallMeta)
   const input = parseInput(CreateTenantInput, rawInput, "Tenant");
   if (input.webhookUrl) {
     const check = checkWebhookUrl(input.webhookUrl, { allowPrivate: ctx.config.webhooks.allowPrivateNetworks });
-    if (!check.ok) throw webhookUrlRefused("Tenant", check.reason);
+    if (!check.ok) throw webhookUrlRefused(check.reason);
   }
   return insertTenant(ctx, input, meta);
 }

@@ -31,11 +31,14 @@ const WebhookUrl = z
   .max(2048)
   .refine((url) => !URL_UNSAFE_RE.test(url), URL_UNSAFE_MESSAGE);
 
+/** The largest monthly screening quota a tenant may be given. */
+export const MAX_MONTHLY_QUOTA = 1_000_000_000;
+
 export const QuotaValue = z
   .number()
   .int("must be a whole number")
   .min(0, "must be 0 or more")
-  .max(1_000_000_000, "must be at most 1,000,000,000")
+  .max(MAX_MONTHLY_QUOTA, `must be at most ${MAX_MONTHLY_QUOTA.toLocaleString("en-US")}`)
   .nullable();
 
 /** POST /v1/tenants body (spec, Resources); also what `aml tenant create` validates. */

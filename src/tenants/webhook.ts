@@ -17,9 +17,13 @@ export interface TenantWithSecret {
   webhookSigningSecret: string | null;
 }
 
-/** 400 naming the webhookUrl field, the same problem for onboarding and PUT /v1/tenants/{id}/webhook. */
-export function webhookUrlRefused(what: string, reason: string): ServiceError {
-  return new ServiceError("VALIDATION_FAILED", `${what} is invalid: webhookUrl ${reason}`, {
+/**
+ * 400 naming the webhookUrl field, the same problem for onboarding and PUT /v1/tenants/{id}/webhook.
+ * The policy's reasons are sentences of their own ("scheme ftp is not allowed; use http or https"),
+ * so the detail names the field and then gives the reason.
+ */
+export function webhookUrlRefused(reason: string): ServiceError {
+  return new ServiceError("VALIDATION_FAILED", `webhookUrl is refused: ${reason}`, {
     fieldIssues: [{ field: "webhookUrl", message: reason }],
   });
 }
@@ -42,9 +46,9 @@ export async function checkReceiverUrl(ctx: Pick<AppContext, "config">, url: str
 }
 
 /** Throws the 400 of webhookUrlRefused when checkReceiverUrl refuses `url`. */
-export async function assertReceiverUrl(ctx: Pick<AppContext, "config">, url: string, what: string, lookup?: LookupFn): Promise<void> {
+export async function assertReceiverUrl(ctx: Pick<AppContext, "config">, url: string, lookup?: LookupFn): Promise<void> {
   const check = await checkReceiverUrl(ctx, url, lookup);
-  if (!check.ok) throw webhookUrlRefused(what, check.reason);
+  if (!check.ok) throw webhookUrlRefused(check.reason);
 }
 
 /**
@@ -62,10 +66,10 @@ export async function setWebhookUrl(
   meta: CallMeta,
   lookup?: LookupFn,
 ): Promise<TenantWithSecret> {
-  const input = parseInput(SetWebhookInput, rawInput, "Webhook settings");
+  const input = parseInput(SetWebhookInput, rawInput, "Webhook request");
   // 404 before a DNS lookup for a tenant that does not exist.
   getTenantRow(ctx.db, tenantRef);
-  if (input.webhookUrl !== null) await assertReceiverUrl(ctx, input.webhookUrl, "Webhook settings", lookup);
+  if (input.webhookUrl !== null) await assertReceiverUrl(ctx, input.webhookUrl, lookup);
   return writeTx(ctx.db, () => {
     const row = getTenantRow(ctx.db, tenantRef);
     const at = ctx.clock.now();

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { appendAudit } from "@/audit/append";
 import type { AppContext, CallMeta } from "@/context";
 import { ServiceError } from "@/errors";
-import { parseInput } from "@/lib/validate";
+import { offsetDateTime, parseInput } from "@/lib/validate";
 import { type Db, writeTx } from "@/storage/db";
 import { deliveryWhere, getOutboxRowInTenant, toDelivery, type WebhookDelivery } from "./deliveries";
 
@@ -79,10 +79,8 @@ export const BULK_REDELIVERY_CAP = 10_000;
 export const BULK_REDELIVERY_STATUSES = ["dead", "pending"] as const;
 export type BulkRedeliveryStatus = (typeof BULK_REDELIVERY_STATUSES)[number];
 
-const DATE_TIME = "must be an ISO 8601 date-time with a UTC offset, such as 2025-01-31T00:00:00Z or 2025-01-31T01:00:00+01:00";
-
 /** A bound of the range: a date-time with an offset (Z or ±hh:mm), a real calendar date (no 30 February); null is the same as absent. */
-const Instant = z.iso.datetime({ offset: true, error: DATE_TIME }).nullish();
+const Instant = offsetDateTime().nullish();
 
 /** POST /v1/webhooks/deliveries/redeliver body. */
 export const BulkRedeliverInput = z

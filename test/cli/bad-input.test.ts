@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runCli } from "../helpers/cli";
+import { type CliResult, runCli } from "../helpers/cli";
 import { type CliFolder, cliFolder, expectCleanFailure } from "../helpers/cli-folder";
 import { SCREENING_FIXTURES } from "../helpers/lists";
 import { makeTenant } from "../helpers/tenants";
@@ -23,9 +23,9 @@ describe("tenant create", () => {
     ["a bad slug", ["--slug", "Not A Slug!"], /slug must be 1-63 lowercase letters/],
     ["a bad e-mail", ["--contact-email", "not-an-email"], /contactEmail must be an e-mail address/],
     ["an unknown list", ["--lists", "OFAC,INTERPOL"], /enabledLists\[1\] must be one of OFAC, EU, UK, UN, WIKIDATA/],
-    ["a non-numeric quota", ["--quota", "lots"], /quota must be a whole number or "unlimited", got "lots"/],
-    ["a negative quota", ["--quota", "-5"], /quota must be a whole number or "unlimited", got "-5"/],
-    ["a private webhook URL", ["--webhook-url", "http://localhost./hook"], /webhookUrl host localhost is on a private/],
+    ["a non-numeric quota", ["--quota", "lots"], /quota must be a whole number from 0 to 1,000,000,000, or "unlimited" \(got "lots"\)$/],
+    ["a negative quota", ["--quota", "-5"], /quota must be a whole number from 0 to 1,000,000,000, or "unlimited" \(got "-5"\)$/],
+    ["a private webhook URL", ["--webhook-url", "http://localhost./hook"], /webhookUrl is refused: host localhost is on a private/],
     ["a webhook URL with credentials", ["--webhook-url", "https://u:p@hooks.example.com/"], /credentials in the URL/],
   ])("with %s", async (label, override, message) => {
     const name = `Bad input: ${label}`;
@@ -74,7 +74,8 @@ describe("a missing input file", () => {
 
 describe("quota and key values", () => {
   test.concurrent.each([
-    ["a word", "many", /quota must be a whole number or "unlimited", got "many"/],
+    ["a word", "many", /quota must be a whole number from 0 to 1,000,000,000, or "unlimited" \(got "many"\)$/],
+    ["a negative number", "-5", /quota must be a whole number from 0 to 1,000,000,000, or "unlimited" \(got "-5"\)$/],
     ["more than a billion", "1000000001", /monthlyScreeningQuota must be at most 1,000,000,000/],
   ])("quota set with %s leaves the quota unchanged", async (_name, value, message) => {
     const { tenant } = makeTenant(folder.ctx, { monthlyScreeningQuota: 7 });
@@ -90,5 +91,96 @@ describe("quota and key values", () => {
     expectCleanFailure(await folder.aml(["key", "issue", tenant.slug, "--role", "admin"]), 2, /role must be one of compliance_analyst, auditor/);
     const keys = folder.ctx.db.sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM api_keys WHERE tenant_id = ?").get(tenant.id)?.n;
     expect(keys).toBe(1);
+  });
+});
+
+describe("values typed on the command line are named as typed", () => {
+  const profileOf = (tenantId: string) =>
+    folder.ctx.db.sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM risk_profiles WHERE tenant_id = ?").get(tenantId)?.n;
+
+  test.concurrent.each([
+    ["a number", "threshold=abc", /^error: Invalid option: threshold must be a number \(got "abc"\)$/, /^ {2}- threshold: must be a number \(got "abc"\)$/],
+    ["true or false", "exactMatch=maybe", /exactMatch must be true or false \(got "maybe"\)$/, /^ {2}- exactMatch: must be true or false \(got "maybe"\)$/],
+  ])("profile set with a value that is not %s", async (_what, pair, message, bullet) => {
+    const { tenant } = makeTenant(folder.ctx);
+    const result = await folder.aml(["profile", "set", tenant.slug, "--set", pair]);
+    expectCleanFailure(result, 2, message);
+    expect(result.stderr.split("\n")[1]).toMatch(bullet);
+    expect(profileOf(tenant.id)).toBe(0);
+  });
+
+  test("screen --threshold that is not a number", async () => {
+    expectCleanFailure(await folder.aml(["screen", "--name", "Ada Example", "--threshold", "high"]), 2, /threshold must be a number \(got "high"\)$/);
+  });
+});
+
+/** Commander's own usage errors: exit 2, the error first on stderr (the command's help after it), nothing on stdout. */
+function expectUsageError(result: CliResult, message: RegExp): void {
+  expect(result.code).toBe(2);
+  expect(result.stdout).toBe("");
+  expect(result.stderr.split("\n")[0]).toMatch(message);
+  expect(result.stderr).toContain("Usage: aml");
+}
+
+describe("a mistake in the command exits 2, whoever finds it", () => {
+  test.concurrent.each([
+    ["a missing required option", ["tenant", "create", "--name", "Half Made", "--slug", "half-made"], /^error: required option '--contact-email <email>' not specified$/],
+    ["an unknown option", ["tenant", "list", "--colour", "red"], /^error: unknown option '--colour'$/],
+    ["a missing argument", ["tenant", "show"], /^error: missing required argument 'tenant'$/],
+    ["too many arguments", ["tenant", "list", "extra"], /^error: too many arguments for 'list'/],
+    ["an option without its value", ["key", "issue", "some-bank", "--role"], /^error: option '--role <role>' argument missing$/],
+    ["an unknown command", ["tenant", "destroy"], /^error: unknown command 'destroy'$/],
+    ["an unknown top-level command", ["tenants"], /^error: unknown command 'tenants'/],
+  ])("commander's own error: %s", async (_what, args, message) => {
+    expectUsageError(await folder.aml(args), message);
+  });
+
+  test("no command at all prints the help on stderr and exits 2", async () => {
+    const result = await folder.aml([]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toStartWith("Usage: aml [options] [command]");
+  });
+
+  test("nothing is created by a tenant create missing a required option", async () => {
+    await folder.aml(["tenant", "create", "--name", "Never Made", "--slug", "never-made", "--contact-email", "a@b.example"]);
+    expect(tenantsNamed("Never Made")).toBe(0);
+  });
+
+  test.concurrent.each(["--help", "--version", "tenant --help", "help quota"])("aml %s still exits 0", async (line) => {
+    const result = await folder.aml(line.split(" "));
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toBe("");
+  });
+
+  test("login without a client secret names what is missing", async () => {
+    const args = ["login", "--auth-url", "http://127.0.0.1:18499/realms/aml", "--client-id", "aml-admin-cli"];
+    expectCleanFailure(await folder.aml(args), 2, /^error: login needs --client-secret \(or AML_CLIENT_SECRET\)$/);
+  });
+
+  test("--remote with no token, no AML_TOKEN and no saved login", async () => {
+    const configHome = join(folder.dataDir, "no-login");
+    const result = await runCli(["--remote", "http://127.0.0.1:18499", "tenant", "list"], { dataDir: folder.dataDir, env: { XDG_CONFIG_HOME: configHome } });
+    expectCleanFailure(result, 2, "error: No token: run `aml login` first, or pass --token (or AML_TOKEN).");
+  });
+
+  test("backup into a folder that is not empty, or onto a file: nothing is written", async () => {
+    const used = join(folder.dataDir, "used-backup");
+    mkdirSync(used);
+    writeFileSync(join(used, "notes.txt"), "keep me");
+    expectCleanFailure(await folder.aml(["backup", used]), 2, `error: Backup folder ${used} is not empty; choose a new folder`);
+    expect(readdirSync(used)).toEqual(["notes.txt"]);
+    const file = join(used, "notes.txt");
+    expectCleanFailure(await folder.aml(["backup", file]), 2, `error: ${file} is a file, not a folder; give a new folder for the backup`);
+  });
+
+  test.concurrent.each([
+    ["a config file that does not exist", ["--config", "/no/such/aml.json", "tenant", "list"], /^error: Config file not found: \/no\/such\/aml\.json$/],
+    ["a port that is not a number", ["serve", "--port", "eighty"], /^error: Invalid configuration:$/],
+  ])("an invalid setting: %s", async (_what, args, message) => {
+    const result = await runCli(args, { dataDir: folder.dataDir, timeoutMs: 60_000 });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.split("\n")[0]).toMatch(message);
   });
 });

@@ -85,7 +85,7 @@ describe("aml backup", () => {
       ]);
       expect(verify.code).toBe(0);
       expect(verify.stdout).toMatch(/intact\s+true/);
-      expectCleanFailure(again, 1, /is not empty; choose a new folder/);
+      expectCleanFailure(again, 2, /is not empty; choose a new folder/);
     } finally {
       await server.close();
     }

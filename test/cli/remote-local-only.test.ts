@@ -105,6 +105,6 @@ describe("commands that use neither the data folder nor a remote accept --remote
 
   test("login is not refused for --remote (it fails on its own missing flags)", async () => {
     const result = await runCli(["--remote", NOWHERE, "login"], { dataDir: folder.dataDir });
-    expectCleanFailure(result, 1, /login needs --auth-url, --client-id and --client-secret/);
+    expectCleanFailure(result, 2, /login needs --auth-url, --client-id and --client-secret \(or AML_AUTH_URL, AML_CLIENT_ID and AML_CLIENT_SECRET\)$/);
   });
 });

@@ -186,14 +186,21 @@ describe("login failures", () => {
     expect(existsSync(join(otherHome, "aml", "token.json"))).toBe(false);
   });
 
-  test("an unreachable identity provider: one-line error, non-zero exit", async () => {
+  test("an unreachable identity provider: one line naming the URL and the cause, exit 1", async () => {
     const res = await runCli(["login", "--auth-url", "http://127.0.0.1:9/realms/none", "--client-id", "x", "--client-secret", "y"], {
       dataDir,
       env: { XDG_CONFIG_HOME: join(home, "xdg-unreachable") },
     });
-    expect(res.code).not.toBe(0);
+    expect(res.code).toBe(1);
     expect(res.stderr.trim().split("\n")).toHaveLength(1);
-    expect(res.stderr).toMatch(/^error: /);
+    expect(res.stderr).toStartWith("error: Cannot reach the identity provider at http://127.0.0.1:9/realms/none/.well-known/openid-configuration: connection refused");
+  });
+
+  test("an unreachable appliance: one line naming the URL and the cause, exit 1", async () => {
+    const res = await runCli(["--remote", "http://127.0.0.1:9", "--token", "any", "tenant", "list"], { dataDir, env: { XDG_CONFIG_HOME: join(home, "xdg-unreachable") } });
+    expect(res.code).toBe(1);
+    expect(res.stderr.trim().split("\n")).toHaveLength(1);
+    expect(res.stderr).toStartWith("error: Cannot reach the appliance at http://127.0.0.1:9/v1/tenants: connection refused");
   });
 });
 
@@ -225,7 +232,7 @@ describe("the saved token", () => {
     const xdg = join(home, "xdg-expired");
     saveExpired(xdg);
     const res = await runCli(["--remote", stack.server.url, "tenant", "list"], { dataDir, env: { XDG_CONFIG_HOME: xdg } });
-    expect(res.code).not.toBe(0);
+    expect(res.code).toBe(2);
     expect(res.stderr).toBe("error: The saved token has expired: run `aml login` again.\n");
   });
 

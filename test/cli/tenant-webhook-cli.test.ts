@@ -163,7 +163,7 @@ describe("bad input exits 2 with one error line, and changes nothing", () => {
   test.concurrent.each([
     ["neither a URL nor --clear", (slug: string) => ["tenant", "webhook", "set", slug], /Give either a webhook URL or --clear/],
     ["both a URL and --clear", (slug: string) => ["tenant", "webhook", "set", slug, "https://hooks.bank.example/x", "--clear"], /Give either a webhook URL or --clear/],
-    ["an ftp URL", (slug: string) => ["tenant", "webhook", "set", slug, "ftp://hooks.bank.example/x"], /webhookUrl scheme ftp is not allowed/],
+    ["an ftp URL", (slug: string) => ["tenant", "webhook", "set", slug, "ftp://hooks.bank.example/x"], /^error: webhookUrl is refused: scheme ftp is not allowed; use http or https$/],
     ["credentials in the URL", (slug: string) => ["tenant", "webhook", "set", slug, "https://u:p@hooks.bank.example/x"], /credentials in the URL/],
     ["a private address off the allow-list", (slug: string) => ["tenant", "webhook", "set", slug, "http://10.9.8.7/x"], /host 10\.9\.8\.7 is on a private or loopback network; an operator must allow-list it \(AML_WEBHOOK_ALLOW_PRIVATE\)/],
   ])("set with %s", async (_what, args, message) => {
@@ -218,9 +218,9 @@ describe("host names are resolved by the CLI too", () => {
     const slug = `resolving-verb-${process.pid}`;
     await withCliContext({}, async (ctx) => {
       const set = setWebhookUrl(ctx, created.tenant.slug, { webhookUrl: url }, meta, lookup);
-      await expect(set).rejects.toThrow(`Webhook settings is invalid: webhookUrl host ${PRIVATE_NAME} resolves to private address 10.20.30.40`);
+      await expect(set).rejects.toThrow(`webhookUrl is refused: host ${PRIVATE_NAME} resolves to private address 10.20.30.40`);
       const input = { name: "Resolving", slug, contactEmail: "k@resolving.example", plan: "p", enabledLists: ["UN"], webhookUrl: url };
-      await expect(onboardTenant(ctx, input, meta, lookup)).rejects.toThrow(`Tenant is invalid: webhookUrl host ${PRIVATE_NAME} resolves to private address 10.20.30.40`);
+      await expect(onboardTenant(ctx, input, meta, lookup)).rejects.toThrow(`webhookUrl is refused: host ${PRIVATE_NAME} resolves to private address 10.20.30.40`);
     });
     expect(tenantRow(created.tenant.id).webhookUrl).toBeNull();
     expect(world.server.ctx.db.sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM tenants WHERE slug = ?").get(slug)?.n).toBe(0);
@@ -234,14 +234,14 @@ describe("host names are resolved by the CLI too", () => {
     const name = systemPrivateName ?? "";
     const url = `http://${name}:8080/hook`;
     const created = tenant();
-    expectCleanFailure(await aml(["tenant", "webhook", "set", created.tenant.slug, url], {}), 2, new RegExp(`webhookUrl host ${name} resolves to private address`));
+    expectCleanFailure(await aml(["tenant", "webhook", "set", created.tenant.slug, url], {}), 2, new RegExp(`webhookUrl is refused: host ${name} resolves to private address`));
     expect(tenantRow(created.tenant.id).webhookUrl).toBeNull();
     const slug = `resolving-cli-${process.pid}`;
     const onboard = await aml(
       ["tenant", "create", "--name", "Resolving", "--slug", slug, "--contact-email", "k@resolving.example", "--plan", "p", "--lists", "UN", "--webhook-url", url],
       {},
     );
-    expectCleanFailure(onboard, 2, /Tenant is invalid: webhookUrl host \S+ resolves to private address/);
+    expectCleanFailure(onboard, 2, /webhookUrl is refused: host \S+ resolves to private address/);
     expect(world.server.ctx.db.sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM tenants WHERE slug = ?").get(slug)?.n).toBe(0);
     // Allow-listing the name (as the server's config would) lets it through.
     const allowed = await aml(["tenant", "webhook", "set", created.tenant.slug, url], { AML_WEBHOOK_ALLOW_PRIVATE: name });

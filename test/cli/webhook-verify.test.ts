@@ -56,6 +56,15 @@ describe("the body is verified as bytes", () => {
     expect(await run(["--secret-file", secretFile, ...headers(), "--body-file", bodyFile])).toMatchObject({ code: 0, stdout: "valid\n" });
   });
 
+  test("--json has the same keys for a valid and an invalid delivery, so a script can read .reason either way", async () => {
+    const valid = await run(["--json", "--secret-file", secretFile, ...headers(), "--body-file", bodyFile]);
+    expect(valid.code).toBe(0);
+    expect(JSON.parse(valid.stdout)).toEqual({ valid: true, reason: null, hint: null });
+    const invalid = await run(["--json", "--secret-file", secretFile, ...headers(ts, signBytes(Buffer.from(`${body} `))), "--body-file", bodyFile]);
+    expect(invalid.code).toBe(1);
+    expect(JSON.parse(invalid.stdout)).toEqual({ valid: false, reason: "signature_mismatch", hint: null });
+  });
+
   test("a leading UTF-8 BOM that was not signed is invalid, on stdin and in a file", async () => {
     const withBom = Buffer.concat([BOM, Buffer.from(body)]);
     const piped = await run(["--secret-file", secretFile, ...headers()], { stdin: withBom });
@@ -93,7 +102,7 @@ describe("the body is verified as bytes", () => {
   test("header checks still come first: a malformed signature is reported as such for invalid UTF-8 too", async () => {
     const res = await run(["--json", "--secret-file", secretFile, ...headers(ts, "sha256=zz")], { stdin: Buffer.from([0xff, 0xfe]) });
     expect(res.code).toBe(1);
-    expect(JSON.parse(res.stdout)).toEqual({ valid: false, reason: "malformed_signature" });
+    expect(JSON.parse(res.stdout)).toEqual({ valid: false, reason: "malformed_signature", hint: null });
   });
 });
 

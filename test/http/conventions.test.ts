@@ -114,9 +114,12 @@ describe("problem+json on every error", () => {
     expect(json<{ take: number }>(res).take).toBe(7);
   });
 
-  test("400 for a from that is not an ISO date-time", async () => {
-    const body = expectProblem(await call(server.url, "/v1/audit?from=yesterday", { key }), 400, "VALIDATION_FAILED");
-    expect(body.errors?.[0]?.field).toBe("query.from");
+  test.each(["from=yesterday", "to=2025-01-31", "from=2025-01-31T00:00:00"])("400 for ?%s, saying what to send with an example", async (query) => {
+    const body = expectProblem(await call(server.url, `/v1/audit?${query}`, { key }), 400, "VALIDATION_FAILED");
+    const field = `query.${query.split("=")[0]}`;
+    const message = "must be an ISO 8601 date-time with a UTC offset, such as 2025-01-31T00:00:00Z or 2025-01-31T01:00:00+01:00";
+    expect(body.errors).toEqual([{ field, message }]);
+    expect(body.detail).toBe(`The query is invalid: ${field} ${message}`);
   });
 
   test("401 carries WWW-Authenticate and comes before query validation", async () => {

@@ -225,7 +225,7 @@ describe("host names are resolved when the URL is set", () => {
     const put = await strictApi<Problem>("PUT", `/v1/tenants/${strict.seed.id}/webhook`, { webhookUrl: url });
     expect(put.status).toBe(400);
     expect(put.body.code).toBe("VALIDATION_FAILED");
-    expect(put.body.detail).toMatch(new RegExp(`webhookUrl host ${name.replaceAll(".", "\\.")} resolves to private address ${address.source}; an operator must allow-list it \\(AML_WEBHOOK_ALLOW_PRIVATE\\)`));
+    expect(put.body.detail).toMatch(new RegExp(`^webhookUrl is refused: host ${name.replaceAll(".", "\\.")} resolves to private address ${address.source}; an operator must allow-list it \\(AML_WEBHOOK_ALLOW_PRIVATE\\)`));
     expect(put.body.errors?.[0]?.field).toBe("webhookUrl");
     expect(await currentUrl()).toBe(before);
 
@@ -240,7 +240,7 @@ describe("host names are resolved when the URL is set", () => {
       webhookUrl: url,
     });
     expect(onboard.status).toBe(400);
-    expect(onboard.body.detail).toMatch(/^Tenant is invalid: webhookUrl host \S+ resolves to private address/);
+    expect(onboard.body.detail).toMatch(/^webhookUrl is refused: host \S+ resolves to private address/);
     expect(onboard.body.errors?.[0]?.field).toBe("webhookUrl");
     expect(strict.server.ctx.db.sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM tenants WHERE slug = ?").get(slug)?.n).toBe(0);
   }
@@ -432,6 +432,6 @@ describe("the CLI's --remote mode uses the same routes", () => {
 
     const refused = await aml(["tenant", "webhook", "set", created.tenant.slug, "ftp://hooks.bank.example/x"]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/^error: Webhook settings is invalid: webhookUrl scheme ftp is not allowed; use http or https \(HTTP 400\)/);
+    expect(refused.stderr).toMatch(/^error: webhookUrl is refused: scheme ftp is not allowed; use http or https \(HTTP 400\)/);
   });
 });

@@ -52,9 +52,9 @@ describe("aml webhook verify", () => {
   test("reads the raw body from stdin and prints JSON with --json", async () => {
     const ok = await verifyFromStdin(body, ["--json", ...base, "--timestamp", String(ts)]);
     expect(ok.code).toBe(0);
-    expect(JSON.parse(ok.stdout)).toEqual({ valid: true });
+    expect(JSON.parse(ok.stdout)).toEqual({ valid: true, reason: null, hint: null });
     const bad = await verifyFromStdin(body, ["--json", "webhook", "verify", "--secret", secret, "--signature", "sha256=zz", "--timestamp", String(ts)]);
     expect(bad.code).toBe(1);
-    expect(JSON.parse(bad.stdout)).toEqual({ valid: false, reason: "malformed_signature" });
+    expect(JSON.parse(bad.stdout)).toEqual({ valid: false, reason: "malformed_signature", hint: null });
   });
 });

@@ -6,7 +6,7 @@ import type { Db } from "@/storage/db";
 import { getTenant, listTenants } from "@/tenants/get";
 import type { Tenant } from "@/tenants/schemas";
 import { withContext } from "../context";
-import { USAGE_EXIT, usageErrorsExit2 } from "../exit-codes";
+import { USAGE_EXIT } from "../exit-codes";
 import { printJson, printRecord, printTable } from "../output";
 
 /** Exit code when a verified chain is broken (0 when every verified chain is intact, 2 on a usage error). */
@@ -48,7 +48,8 @@ const FORMS = "`aml audit verify <tenant>` (id or slug), `aml audit verify --sys
 
 export function registerAudit(program: Command): void {
   const audit = program.command("audit").description("Audit log tools");
-  usageErrorsExit2(audit.command("verify [tenant]"))
+  audit
+    .command("verify [tenant]")
     .description(
       "Recompute audit hash chains: one tenant's (by id or slug), the system chain (--system: list imports) or every chain (--all); exits 3 when a chain is broken, 2 on a usage error",
     )

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { invalidInput } from "@/errors";
 import { clientCredentialsGrant } from "../oidc-client";
 import { allowsRemote } from "../remote";
 import { saveToken, tokenFile } from "../token-store";
@@ -22,7 +23,12 @@ export function registerLogin(program: Command): void {
       const clientId = options.clientId ?? process.env.AML_CLIENT_ID;
       const clientSecret = options.clientSecret ?? process.env.AML_CLIENT_SECRET;
       if (!authUrl || !clientId || !clientSecret) {
-        throw new Error("login needs --auth-url, --client-id and --client-secret (or AML_AUTH_URL, AML_CLIENT_ID, AML_CLIENT_SECRET)");
+        const missing = [
+          [authUrl, "--auth-url", "AML_AUTH_URL"],
+          [clientId, "--client-id", "AML_CLIENT_ID"],
+          [clientSecret, "--client-secret", "AML_CLIENT_SECRET"],
+        ].filter(([value]) => !value);
+        throw invalidInput(`login needs ${listed(missing.map(([, flag]) => flag))} (or ${listed(missing.map(([, , env]) => env))})`);
       }
       const grant = await clientCredentialsGrant({ authUrl, clientId, clientSecret, scope: options.scope });
       saveToken({ accessToken: grant.accessToken, expiresAt: grant.expiresAt.toISOString(), authUrl, clientId });
@@ -30,4 +36,10 @@ export function registerLogin(program: Command): void {
       const summary = { tokenFile: tokenFile(), clientId, expiresAt: grant.expiresAt.toISOString() };
       console.log(json ? JSON.stringify(summary, null, 2) : `logged in as ${clientId}; token saved to ${summary.tokenFile} (expires ${summary.expiresAt})`);
     });
+}
+
+/** "a", "a and b", "a, b and c". */
+function listed(items: ReadonlyArray<string | undefined>): string {
+  const words = items.filter((item): item is string => item !== undefined);
+  return words.length <= 1 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
 }

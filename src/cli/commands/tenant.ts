@@ -5,7 +5,7 @@ import { onboardTenant } from "@/tenants/create";
 import { getTenant, listTenants } from "@/tenants/get";
 import { cliMeta, globalOptions, withContext } from "../context";
 import { allowsRemote, remoteCall, remoteTarget } from "../remote";
-import type { Tenant } from "@/tenants/schemas";
+import { MAX_MONTHLY_QUOTA, type Tenant } from "@/tenants/schemas";
 import { rotateWebhookSecret, setWebhookUrl } from "@/tenants/webhook";
 import { getUsage } from "@/usage/quota";
 import { printJson, printRecord, printTable } from "../output";
@@ -24,7 +24,9 @@ export function parseQuotaFlag(value: string | undefined): number | null | undef
   if (value === undefined) return undefined;
   if (value.trim().toLowerCase() === "unlimited") return null;
   // A ServiceError, like every other bad input: exit code 2 and one line, for `tenant create --quota` and `quota set`.
-  if (!/^\d+$/.test(value.trim())) throw invalidInput(`quota must be a whole number or "unlimited", got "${value}"`);
+  if (!/^\d+$/.test(value.trim())) {
+    throw invalidInput(`quota must be a whole number from 0 to ${MAX_MONTHLY_QUOTA.toLocaleString("en-US")}, or "unlimited" (got ${JSON.stringify(value)})`);
+  }
   return Number(value);
 }
 

@@ -4,7 +4,6 @@ import { invalidInput } from "@/errors";
 import { WEBHOOK_SECRET_PREFIX, WEBHOOK_SECRET_RE } from "@/auth/api-key-format";
 import { DEFAULT_TOLERANCE_SECONDS, verifyWebhook } from "@/webhooks/verify";
 import { globalOptions } from "../context";
-import { usageErrorsExit2 } from "../exit-codes";
 import { printJson } from "../output";
 import { allowsRemote } from "../remote";
 
@@ -29,8 +28,7 @@ const SECRET_ENV = "AML_WEBHOOK_SECRET";
  */
 export function registerWebhook(program: Command): void {
   const webhook = program.command("webhook").description("Webhook tools");
-  // Commander's own usage errors exit 2 here too: 1 means "invalid".
-  usageErrorsExit2(allowsRemote(webhook.command("verify")))
+  allowsRemote(webhook.command("verify"))
     .description("Verify a captured delivery's X-AML-Signature and X-AML-Timestamp; exits 0 when valid, 1 when not, 2 on a usage error")
     .option("--secret-file <file>", "file holding the tenant's webhook signing secret (whsec_...); a trailing newline is ignored")
     .option("--secret <secret>", `the signing secret itself (visible in the process list and shell history; prefer --secret-file or ${SECRET_ENV})`)
@@ -48,7 +46,8 @@ export function registerWebhook(program: Command): void {
       const body = await readBody(options.bodyFile);
       const result = verifyBytes({ secret, timestamp: options.timestamp, signature: options.signature, body, toleranceSeconds: tolerance, now });
       const hint = result.ok ? undefined : hintFor(result.reason, options.timestamp);
-      if (globalOptions(command).json) printJson({ valid: result.ok, ...(result.ok ? {} : { reason: result.reason }), ...(hint ? { hint } : {}) });
+      // The same keys whatever the verdict, so a script can read .reason without testing for it first.
+      if (globalOptions(command).json) printJson({ valid: result.ok, reason: result.ok ? null : result.reason, hint: hint ?? null });
       else console.log(result.ok ? "valid" : `invalid: ${result.reason}${hint ? ` (${hint})` : ""}`);
       if (!result.ok) process.exitCode = 1;
     });

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { exportAudit, listAudit } from "@/audit/list";
 import { BREAK_REASONS, SHA256_HEX, verifyAuditChain } from "@/audit/verify";
 import { toCsv } from "@/exports/csv";
+import { offsetDateTime } from "@/lib/validate";
 import type { HttpDeps } from "../deps";
 import { guard, secured } from "../guard";
 import { media } from "../media";
@@ -14,8 +15,8 @@ const AuditQuery = z
   .object({
     action: z.string().min(1).max(100).optional().describe("Exact action, e.g. tenant.create, api_key.revoke, quota.set"),
     targetType: z.string().min(1).max(100).optional().describe("Exact target type, e.g. tenant, api_key, screening"),
-    from: z.iso.datetime({ offset: true }).optional().describe("Entries at or after this instant"),
-    to: z.iso.datetime({ offset: true }).optional().describe("Entries at or before this instant"),
+    from: offsetDateTime().optional().describe("Entries at or after this instant"),
+    to: offsetDateTime().optional().describe("Entries at or before this instant"),
     format: z
       .enum(["json", "csv"])
       .optional()
