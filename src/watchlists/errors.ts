@@ -1,3 +1,5 @@
+import { type EditionClash, type EditionSummary, publicationDay } from "./editions";
+
 /**
  * A list file that cannot be imported as a whole. Thrown instead of returning a partial
  * list, so a truncated or malformed download never silently replaces a good list version.
@@ -18,6 +20,16 @@ export class ListParseError extends Error {
   }
 }
 
+/** One source whose import would remove more than the allowed share of its serving entities. */
+export interface MassRemoval {
+  source: string;
+  removed: number;
+  previous: number;
+  /** The import's format and the serving version's, to show a switch between publications. */
+  format?: string;
+  previousFormat?: string;
+}
+
 /**
  * An import that would remove a large share of a source's serving entities, refused before anything
  * is published. A file cut at a line break, a partial download, or one half of a list imported alone
@@ -26,14 +38,56 @@ export class ListParseError extends Error {
  */
 export class MassRemovalError extends Error {
   override readonly name = "MassRemovalError";
-  constructor(readonly removals: ReadonlyArray<{ source: string; removed: number; previous: number }>) {
-    const parts = removals.map(
-      (r) => `${r.source} would lose ${r.removed.toLocaleString("en-US")} of its ${r.previous.toLocaleString("en-US")} serving entities (${percent(r.removed / r.previous)})`,
-    );
+  constructor(readonly removals: readonly MassRemoval[]) {
+    const hints = removals.flatMap((r) => {
+      const hint = sourceHint(r);
+      return hint ? [` ${hint}`] : [];
+    });
     super(
-      `Refused: ${parts.join("; ")}. An import may remove at most ${percent(MASS_REMOVAL_SHARE)} of a source's entities (fewer than ${MASS_REMOVAL_FLOOR} always pass), since a truncated or partial file looks like this; OFAC's SDN and consolidated (non-SDN) files are one source, so import them together. Nothing was published. If the list really shrank, import it again allowing mass removal (aml lists import --allow-mass-removal; over HTTP, allowMassRemoval=true)`,
+      `Refused: ${removals.map(describeRemoval).join("; ")}. An import may remove at most ${percent(MASS_REMOVAL_SHARE)} of a source's entities (fewer than ${MASS_REMOVAL_FLOOR} always pass), since a truncated or partial file looks like this.${hints.join("")} Nothing was published. If the change is intended (the list really shrank, or you are switching to another publication of the list whose record ids differ), import it again allowing mass removal (aml lists import --allow-mass-removal; over HTTP, allowMassRemoval=true)`,
     );
   }
+}
+
+/** Advice that applies to one source's situation only, so no other refusal carries it. */
+function sourceHint(r: MassRemoval): string | undefined {
+  if (r.source === "OFAC") return "OFAC's SDN and consolidated (non-SDN) files are one source, so import them together.";
+  const family = (format: string | undefined) => format?.match(/^uk-(ofsi|fcdo)/)?.[1];
+  if (r.source === "UK" && family(r.format) !== family(r.previousFormat)) {
+    return "OFSI's Consolidated List and the FCDO UK Sanctions List identify records differently (OFSI Group ID, FCDO Unique ID), so switching between them replaces every UK record.";
+  }
+  return undefined;
+}
+
+function describeRemoval(r: MassRemoval): string {
+  const counts = `${r.source} would lose ${r.removed.toLocaleString("en-US")} of its ${r.previous.toLocaleString("en-US")} serving entities (${percent(r.removed / r.previous)})`;
+  const switched = r.format !== undefined && r.previousFormat !== undefined && r.format !== r.previousFormat;
+  return switched ? `${counts}: this import is ${r.format}, the serving version ${r.previousFormat}` : counts;
+}
+
+/**
+ * Files of one import that are editions of the same list (sharing at least half of the smaller one's
+ * records) but not provably the same edition: different publication dates, or one undated. Merged,
+ * an older edition's records would overwrite a newer one's and parties the newer one delisted would
+ * stay listed, so the import is refused before anything is published.
+ */
+export class EditionConflictError extends Error {
+  override readonly name = "EditionConflictError";
+  constructor(
+    readonly source: string,
+    readonly clashes: readonly EditionClash[],
+  ) {
+    const pairs = clashes.map((c) => `${describeEdition(c.editions[0])} and ${describeEdition(c.editions[1])} share ${c.shared.toLocaleString("en-US")} records`);
+    const which = source === "OFAC" ? " (for OFAC: the SDN list and the consolidated non-SDN list, each in one format)" : "";
+    super(
+      `Refused: the ${source} files hold more than one edition of the same list, with different publication dates (an undated file counts as different): ${pairs.join("; ")}. Merged, an older edition's records would overwrite a newer one's, and parties the newer edition no longer lists would still be screened. Nothing was published. Import one edition of each list${which}: one file, or one CSV set, per list, then run the import again`,
+    );
+  }
+}
+
+function describeEdition(e: EditionSummary): string {
+  const day = publicationDay(e.publishedAt);
+  return `${e.files.join(" + ")} (${e.format}, ${day === null ? "undated" : `published ${day}`})`;
 }
 
 /** The share of a source's serving entities one import may remove without being allowed to. */

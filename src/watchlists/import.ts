@@ -4,12 +4,13 @@ import type { CallMeta } from "@/context";
 import { sha256Hex } from "@/lib/hash";
 import type { Db } from "@/storage/db";
 import { detectListFile } from "./detect";
-import type { ParsedList, WatchlistEntity } from "./entity";
+import type { ParsedList } from "./entity";
 import { fileIdentity, fileSha256 } from "./disk-lines";
 import { isZip } from "./importers/common/zip";
 import { pepWarnings } from "./importers/wikidata/files";
 import { newPepStreamStats, type PepStreamStats } from "./importers/wikidata/stream-stats";
-import { parseListFiles } from "./parse-files";
+import { mergeBySource } from "./merge-sources";
+import { type ListFile as ParseInput, parseListParts } from "./parse-files";
 import { pepRowsFromWorker } from "./pep-stream";
 import { type JobFile, type PepStreamJob, streamPepJob } from "./pep-stream-job";
 import { withImportLock } from "./store/import-lock";
@@ -101,22 +102,24 @@ export async function importListFiles(db: Db, files: readonly ListFile[], meta: 
  */
 async function wholeImports(whole: readonly ListFile[], options: ImportListOptions): Promise<SourceImport[]> {
   if (whole.length === 0) return [];
-  const parsed = await parseListFiles(whole.map((f) => ({ name: f.name, bytes: f.bytes })));
-  if (parsed.length > 0) options.onParsed?.(parsed);
-  const digests = new Map(whole.map((f) => [f.name, { name: f.name, bytes: f.bytes.byteLength, sha256: sha256Hex(f.bytes) }]));
-  return mergeBySource(parsed).map(
-    (group): SourceImport => ({
-      source: group.source,
-      format: group.format,
-      publishedAt: group.publishedAt,
-      files: group.files
-        .map((name) => digests.get(name))
-        .filter((d): d is NonNullable<typeof d> => d !== undefined),
-      entities: group.entities,
-      warnings: group.warnings,
+  const parts = await parseListParts(whole.map((f) => ({ name: f.name, bytes: f.bytes })));
+  if (parts.length > 0) options.onParsed?.(parts.map((p) => p.list));
+  return mergeBySource(parts).map(
+    ({ list, inputs }): SourceImport => ({
+      source: list.source,
+      format: list.format,
+      publishedAt: list.publishedAt,
+      // From the file objects, not their names: two folders' consolidated.xml are different files.
+      files: inputs.map(importedFile),
+      entities: list.entities,
+      warnings: list.warnings,
       isDemo: options.isDemo ?? false,
     }),
   );
+}
+
+function importedFile(file: ParseInput): ImportedFile {
+  return { name: file.name, bytes: file.bytes.byteLength, sha256: sha256Hex(file.bytes) };
 }
 
 // --- Streaming large PEP files ------------------------------------------------------------------
@@ -229,39 +232,4 @@ function readHead(path: string, max: number): Uint8Array {
   } finally {
     closeSync(fd);
   }
-}
-
-/**
- * One version per source: an import may carry several files of one source (OFAC's SDN set and its
- * consolidated non-SDN list, or one list in two formats). Entities are merged by external id; when
- * a record appears in several parts, the part published last wins. The version's publication date
- * is the oldest known part's, so maxDataAgeDays never overstates freshness.
- */
-export function mergeBySource(parsed: readonly ParsedList[]): ParsedList[] {
-  const groups = new Map<string, ParsedList[]>();
-  for (const list of parsed) groups.set(list.source, [...(groups.get(list.source) ?? []), list]);
-  return [...groups.values()].map((parts) => {
-    if (parts.length === 1) return parts[0]!;
-    const ordered = [...parts].sort((a, b) => (a.publishedAt ?? "").localeCompare(b.publishedAt ?? ""));
-    const byId = new Map<string, WatchlistEntity>();
-    const warnings: string[] = [];
-    for (const part of ordered) {
-      for (const entity of part.entities) {
-        if (byId.has(entity.externalId)) {
-          warnings.push(`${entity.source} ${entity.externalId} appears in more than one file; kept the ${part.format} record (published ${part.publishedAt ?? "undated"})`);
-        }
-        byId.set(entity.externalId, entity);
-      }
-      warnings.push(...part.warnings);
-    }
-    const dates = ordered.map((p) => p.publishedAt).filter((d): d is string => d !== null);
-    return {
-      source: parts[0]!.source,
-      format: [...new Set(ordered.map((p) => p.format))].join("+"),
-      publishedAt: dates[0] ?? null,
-      entities: [...byId.values()],
-      warnings,
-      files: [...new Set(ordered.flatMap((p) => p.files))],
-    };
-  });
 }

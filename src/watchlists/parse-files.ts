@@ -29,8 +29,24 @@ const OFAC_CSV_ROLES: Partial<Record<ListFormat, OfacCsvRole>> = {
   "ofac-csv-comments": "comments",
 };
 
+/** A list one file or file set publishes, inside a ParsedList that combines several. */
+export interface ListPublication {
+  /** Its files, the main one first. */
+  files: string[];
+  externalIds: ReadonlySet<string>;
+}
+
+/** A parsed list with what it was read from, so an import can record each file's own bytes and hash. */
+export interface ParsedPart {
+  list: ParsedList;
+  /** The input files this list was read from, as given: names may repeat (two folders), objects do not. */
+  inputs: ListFile[];
+  /** Set when the list combines separate publications (OFAC's SDN and consolidated CSV sets). */
+  publications?: ListPublication[];
+}
+
 /** The OFAC legacy CSV sets of the import (SDN and consolidated non-SDN) as one OFAC list. */
-function parseOfacCsvFiles(items: readonly Detected[]): ParsedList {
+function parseOfacCsvFiles(items: readonly Detected[]): ParsedPart {
   const sets = assembleOfacCsvSets(
     items.map(({ file, detection }) => ({
       name: file.name,
@@ -40,12 +56,15 @@ function parseOfacCsvFiles(items: readonly Detected[]): ParsedList {
   );
   const collector = new EntityCollector();
   const warnings: string[] = [];
+  const publications: ListPublication[] = [];
   for (const set of sets) {
     const outcome = parseOfacCsvSet(set);
     warnings.push(...outcome.warnings);
-    for (const record of outcome.records) collector.add(mapOfacRecord(record), record.location);
+    for (const record of outcome.records) collector.add(mapOfacRecord(record), record.location, set.main.name);
+    const files = [set.main, set.add, set.alt, set.comments].flatMap((f) => (f ? [f.name] : []));
+    publications.push({ files, externalIds: new Set(outcome.records.map((r) => r.uid)) });
   }
-  return {
+  const list: ParsedList = {
     source: "OFAC",
     format: "ofac-csv",
     publishedAt: null,
@@ -53,6 +72,7 @@ function parseOfacCsvFiles(items: readonly Detected[]): ParsedList {
     warnings: [...warnings, ...collector.warnings],
     files: items.map((i) => i.file.name),
   };
+  return { list, inputs: items.map((i) => i.file), ...(publications.length > 1 ? { publications } : {}) };
 }
 
 function capWarnings(list: ParsedList, max: number): ParsedList {
@@ -68,22 +88,29 @@ function capWarnings(list: ParsedList, max: number): ParsedList {
  * nothing is returned: a list is imported whole or not at all.
  */
 export async function parseListFiles(files: ListFile[], opts: ParseListFilesOptions = {}): Promise<ParsedList[]> {
+  return (await parseListParts(files, opts)).map((part) => part.list);
+}
+
+/** parseListFiles, with the input files and publications each list was read from. */
+export async function parseListParts(files: readonly ListFile[], opts: ParseListFilesOptions = {}): Promise<ParsedPart[]> {
   const detected: Detected[] = files.map((file) => ({ file, detection: detectListFile(file) }));
   const byFormat = new Map<ListFormat, Detected[]>();
   for (const d of detected) byFormat.set(d.detection.format, [...(byFormat.get(d.detection.format) ?? []), d]);
   const take = (formats: ListFormat[]) => formats.flatMap((f) => byFormat.get(f) ?? []);
-  const lists: ParsedList[] = [];
+  const parts: ParsedPart[] = [];
+  const inputsOf = (items: readonly Detected[]) => items.map((d) => d.file);
 
   const ofacCsv = take(["ofac-csv-main", "ofac-csv-add", "ofac-csv-alt", "ofac-csv-comments"]);
-  if (ofacCsv.length > 0) lists.push(parseOfacCsvFiles(ofacCsv));
+  if (ofacCsv.length > 0) parts.push(parseOfacCsvFiles(ofacCsv));
   const wikidata = take(["wikidata-json"]);
   const labels = take(["wikidata-labels"]);
-  if (wikidata.length > 0) lists.push(await parseWikidataFiles(wikidata.map((d) => d.file), labels.map((d) => d.file)));
-  else if (labels.length > 0) {
+  if (wikidata.length > 0) {
+    parts.push({ list: await parseWikidataFiles(inputsOf(wikidata), inputsOf(labels)), inputs: inputsOf([...wikidata, ...labels]) });
+  } else if (labels.length > 0) {
     throw new ListParseError({ file: labels[0]?.file.name ?? "", location: "whole file", reason: "Wikidata label files need the entity files they describe" });
   }
   const ftm = take(["ftm-json"]);
-  if (ftm.length > 0) lists.push(await parseFtmFiles(ftm.map((d) => d.file)));
+  if (ftm.length > 0) parts.push({ list: await parseFtmFiles(inputsOf(ftm)), inputs: inputsOf(ftm) });
 
   for (const [format, items] of byFormat) {
     if (format.startsWith("ofac-csv") || format === "wikidata-json" || format === "wikidata-labels" || format === "ftm-json") continue;
@@ -94,12 +121,12 @@ export async function parseListFiles(files: ListFile[], opts: ParseListFilesOpti
         reason: `same list format (${format}) as ${items[0]?.file.name}: import one version of a list at a time`,
       });
     }
-    for (const { file, detection } of items) lists.push(parseSingleFile(file, detection));
+    for (const { file, detection } of items) parts.push({ list: parseSingleFile(file, detection), inputs: [file] });
   }
-  const order = (l: ParsedList) => SOURCE_LISTS.indexOf(l.source);
-  return lists
-    .sort((a, b) => order(a) - order(b) || a.format.localeCompare(b.format))
-    .map((l) => capWarnings(l, opts.maxWarnings ?? 1000));
+  const order = (p: ParsedPart) => SOURCE_LISTS.indexOf(p.list.source);
+  return parts
+    .sort((a, b) => order(a) - order(b) || a.list.format.localeCompare(b.list.format))
+    .map((p) => ({ ...p, list: capWarnings(p.list, opts.maxWarnings ?? 1000) }));
 }
 
 /** A PEP list read one entity at a time; `stats` (publication date, warnings) is complete once `entities` ends. */

@@ -69,7 +69,11 @@ export const ImportReportResponse = z
       })
       .nullable()
       .describe("The new serving snapshot (the current one when nothing changed; null when there is none)"),
-    results: z.array(z.object({ source: Source, status: z.enum(["imported", "unchanged"]), version: ListVersion })).describe("One entry per source uploaded"),
+    results: z
+      .array(z.object({ source: Source, status: z.enum(["imported", "unchanged"]), version: ListVersion }))
+      .describe(
+        "One entry per source uploaded. An unchanged source (the same files as its serving version) carries that version with a zero diff (added, removed and changed 0): nothing changed; the version's own diff against its predecessor is in GET /v1/lists/version",
+      ),
     durationMs: z.number(),
     correlationId,
   })

@@ -8,7 +8,7 @@ import { media } from "@/http/media";
 import { JSON_ONLY } from "@/http/negotiate";
 import { jsonResponse, NO_QUERY_PROBLEM, NO_WATCHLIST_PROBLEM, problemResponses } from "@/http/openapi";
 import { callMeta } from "@/http/request-state";
-import { ListParseError, MASS_REMOVAL_FLOOR, MASS_REMOVAL_SHARE, MassRemovalError } from "./errors";
+import { EditionConflictError, ListParseError, MASS_REMOVAL_FLOOR, MASS_REMOVAL_SHARE, MassRemovalError } from "./errors";
 import { importListFiles } from "./import";
 import { IMPORT_REPORT_SCHEMA, LISTS_VERSION_SCHEMA } from "./response-schemas";
 import type { WatchlistRuntime } from "./runtime";
@@ -109,6 +109,16 @@ export function listRoutes<Index>(deps: HttpDeps, runtime: () => WatchlistRuntim
               fieldIssues: [{ field: "file", message: error.message }],
             });
           }
+          // Like two versions of one list format (a ListParseError): the upload itself is inconsistent.
+          if (error instanceof EditionConflictError) {
+            throw new ServiceError("VALIDATION_FAILED", `${error.message}. The serving lists are unchanged.`, {
+              fieldIssues: error.clashes.map((c) => ({
+                field: "file",
+                message: `${c.editions.map((e) => e.files.join(" + ")).join(" and ")} are editions of one ${error.source} list with different publication dates`,
+              })),
+              extensions: { editionConflicts: error.clashes.map((c) => ({ source: error.source, ...c })) },
+            });
+          }
           throw error;
         }
       },
@@ -120,14 +130,14 @@ export function listRoutes<Index>(deps: HttpDeps, runtime: () => WatchlistRuntim
           ...secured("Admin", {
             summary: "Import official list files (air-gapped refresh)",
             description:
-              `multipart/form-data with one or more files (OFAC CSV set/XML/advanced XML, EU FSF XML/CSV, UK OFSI ConList CSV/XLSX, FCDO list, UN XML, Wikidata JSON, FollowTheMoney JSON lines); every file part is read, up to maxUploadBytes (128 MiB by default; 413 above it); an upload that may be over maxJsonBodyBytes (declared so, or chunked) is read only once the caller is known to be an admin: 401 or 403 before any of it is read. Source and format are detected by content. Each changed source becomes a new immutable version; the serving index swaps atomically once loaded. 201 with the import report. A file that fails to parse changes nothing and the 400 names the file and location. 409 while another import runs, and 409 (with removals: [{source, removed, previous}]) when a source would lose more than ${MASS_REMOVAL_SHARE * 100}% of its serving entities and at least ${MASS_REMOVAL_FLOOR}: a truncated or partial file looks like that, so nothing is published unless allowMassRemoval=true (the first real import over the demo list is never refused). Any other Content-Type is 415, and an Accept that allows no JSON type is 406, both before anything is imported. Any other query parameter is 400.`,
+              `multipart/form-data with one or more files (OFAC CSV set/XML/advanced XML, EU FSF XML/CSV, UK OFSI ConList CSV/XLSX, FCDO list, UN XML, Wikidata JSON, FollowTheMoney JSON lines); every file part is read, up to maxUploadBytes (128 MiB by default; 413 above it); an upload that may be over maxJsonBodyBytes (declared so, or chunked) is read only once the caller is known to be an admin: 401 or 403 before any of it is read. Source and format are detected by content. Each changed source becomes a new immutable version; the serving index swaps atomically once loaded. 201 with the import report. A file that fails to parse changes nothing and the 400 names the file and location. Upload one edition of each list: files that are editions of the same list (sharing at least half of the smaller one's records) with different publication dates, or one of them undated, are 400 VALIDATION_FAILED naming each file with its format and date and how many records they share (editionConflicts: [{source, shared, editions: [{files, format, publishedAt}, …]}]; nothing is published); one list in two formats of the same day, and different lists of one source (OFAC's SDN and consolidated non-SDN lists), are merged into one version. 409 while another import runs, and 409 (with removals: [{source, removed, previous, format, previousFormat}]) when a source would lose more than ${MASS_REMOVAL_SHARE * 100}% of its serving entities and at least ${MASS_REMOVAL_FLOOR}: a truncated or partial file looks like that, so nothing is published unless allowMassRemoval=true (the first real import over the demo list is never refused; switching the UK list between OFSI's Consolidated List and the FCDO list replaces every record id, so it needs allowMassRemoval=true). A source whose files are unchanged is reported with status unchanged, its serving version and a zero diff. Any other Content-Type is 415, and an Accept that allows no JSON type is 406, both before anything is imported. Any other query parameter is 400.`,
             tags: ["Watchlists"],
           }),
           requestBody: UPLOAD_BODY,
           responses: {
             201: jsonResponse("The import report", IMPORT_REPORT_SCHEMA),
             ...problemResponses([400, 401, 403, 406, 409, 413, 415], {
-              400: "No file in the upload, a body that is not a valid multipart form (INVALID_INPUT), a file that fails to parse (named, with where it broke; nothing changes) or an unknown query parameter.",
+              400: "No file in the upload, a body that is not a valid multipart form (INVALID_INPUT), a file that fails to parse (named, with where it broke; nothing changes), editions of one list with different publication dates (editionConflicts names them; nothing changes) or an unknown query parameter.",
               403: "The credential is an API key, or a bearer token without the admin role.",
               409: "Another import is running, or a source would lose more than the allowed share of its serving entities (removals lists them; nothing was published).",
               413: "The upload is over maxUploadBytes.",

@@ -99,16 +99,31 @@ describe("list versions", () => {
     expect(snapshotVersions(db, snapshot).map((v) => v.source)).toEqual(["WIKIDATA"]);
   });
 
-  test("two files of one source become one version, the later publication winning per record", async () => {
+  test("two files of one source (different lists) become one version with the older part's date", async () => {
     db = openDb(":memory:");
-    const report = await importListFiles(db, [file("ofac/consolidated.xml"), file("ofac/cons_advanced.xml")], meta);
+    const sdnSet = ["ofac/sdn.csv", "ofac/add.csv", "ofac/alt.csv"].map(file);
+    const report = await importListFiles(db, [...sdnSet, file("ofac/consolidated.xml")], meta);
     expect(report.results).toHaveLength(1);
     const version = report.results[0]!.version;
     expect(version.source).toBe("OFAC");
-    expect(version.format).toContain("+");
-    expect(version.files.map((f) => f.name).sort()).toEqual(["cons_advanced.xml", "consolidated.xml"]);
-    // The older part's date: data age is never overstated.
-    expect(version.publishedAt?.startsWith("2020-03-17")).toBe(true);
+    expect(version.format).toBe("ofac-csv+ofac-xml");
+    expect(version.files.map((f) => f.name).sort()).toEqual(["add.csv", "alt.csv", "consolidated.xml", "sdn.csv"]);
+    // The oldest known part's date (the CSV set carries none): data age is never overstated.
+    expect(version.publishedAt?.startsWith("2023-03-08")).toBe(true);
+  });
+
+  test("an unchanged file reports the serving version with a zero diff, not the diff it was imported with", async () => {
+    db = openDb(":memory:");
+    await importListFiles(db, [file("un/snapshots/consolidated_2023-03-09.xml")], meta);
+    const first = await importListFiles(db, [file("un/consolidated.xml")], meta);
+    expect(first.results[0]!.version.diff.added).toBeGreaterThan(0);
+    const again = await importListFiles(db, [file("un/consolidated.xml")], meta);
+    const result = again.results[0]!;
+    expect(result.status).toBe("unchanged");
+    expect(result.version.id).toBe(first.results[0]!.version.id);
+    expect(result.version.diff).toEqual({ added: 0, removed: 0, changed: 0, unchanged: 1003 });
+    // The version's own diff, against the version before it, is unchanged where it is stored.
+    expect(snapshotVersions(db, latestSnapshot(db)!)[0]?.diff).toEqual(first.results[0]!.version.diff);
   });
 
   test("imports are single-flight: a second import while one runs is refused", async () => {

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { AppContext } from "@/context";
 import { latestSnapshot, listVersions, snapshotVersions } from "@/watchlists/store/read";
-import type { ImportReport } from "@/watchlists/store/types";
+import type { ImportReport, ListVersion } from "@/watchlists/store/types";
 import { MASS_REMOVAL_FLOOR, MASS_REMOVAL_SHARE } from "@/watchlists/errors";
 import { ageInDays, DEMO_NOTICE } from "@/watchlists/version-view";
 import { cliMeta, withContext } from "../context";
@@ -29,7 +29,8 @@ export function registerLists(program: Command): void {
     .command("status")
     .description("The serving snapshot and its versions; --history for every version imported")
     .option("--history", "list every imported version, newest first")
-    .action((options: { history?: boolean }, command: Command) =>
+    .option("--warnings", "also print every warning recorded for the versions listed (an import prints only the first few)")
+    .action((options: { history?: boolean; warnings?: boolean }, command: Command) =>
       withContext(command, (ctx, json) => {
         const snapshot = latestSnapshot(ctx.db);
         const now = ctx.clock.now();
@@ -60,8 +61,19 @@ export function registerLists(program: Command): void {
           })),
           ["source", "format", "published", "ageDays", "entities", "names", "added", "removed", "changed", "imported", "version"],
         );
+        if (options.warnings) printAllWarnings(versions);
       }),
     );
+}
+
+/** Warnings an import prints per source; the rest are counted, and `lists status --warnings` prints them all. */
+const SHOWN_WARNINGS = 5;
+
+function printAllWarnings(versions: readonly ListVersion[]): void {
+  for (const v of versions) {
+    console.log(`\n${v.source} version ${v.id}: ${v.warnings.length === 0 ? "no warnings" : `${v.warnings.length} warning(s)`}`);
+    for (const w of v.warnings) console.log(`warning (${v.source}): ${w}`);
+  }
 }
 
 async function importLists(ctx: AppContext, paths: string[], json: boolean, allowMassRemoval: boolean): Promise<void> {
@@ -97,5 +109,13 @@ function printImportReport(report: ImportReport): void {
     ["source", "status", "format", "published", "entities", "names", "added", "removed", "changed", "warnings"],
   );
   console.log(`\nsnapshot ${report.snapshot?.id ?? "-"} in ${(report.durationMs / 1000).toFixed(1)} s`);
-  for (const r of report.results) for (const w of r.version.warnings.slice(0, 5)) console.log(`warning (${r.source}): ${w}`);
+  for (const r of report.results) printFirstWarnings(r.source, r.version.warnings);
+}
+
+function printFirstWarnings(source: string, warnings: readonly string[]): void {
+  for (const w of warnings.slice(0, SHOWN_WARNINGS)) console.log(`warning (${source}): ${w}`);
+  const hidden = warnings.length - SHOWN_WARNINGS;
+  if (hidden > 0) {
+    console.log(`… ${hidden} more ${source} warning(s) not shown: \`aml lists status --warnings\` prints them all (or \`aml --json lists status\`, versions[].warnings)`);
+  }
 }

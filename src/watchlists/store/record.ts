@@ -57,7 +57,7 @@ export async function recordImport(
       const sha256 = combinedSha(item);
       const previous = currentVersionRow(db, current, item.source);
       if (previous && previous.sha256 === sha256 && previous.is_demo === (item.isDemo ? 1 : 0)) {
-        results.push({ source: item.source, status: "unchanged", version: toVersion(previous) });
+        results.push(unchangedResult(item.source, previous));
         continue;
       }
       let built: WrittenEntities;
@@ -70,7 +70,9 @@ export async function recordImport(
         built = await writeEntities(db, lease, item, previous, options.onProgress);
         // Against real lists only: the first real import replaces the demo list whole, by design.
         if (previous && previous.is_demo === 0 && !options.allowMassRemoval && isMassRemoval(built.removed, previous.entity_count)) {
-          throw new MassRemovalError([{ source: item.source, removed: built.removed, previous: previous.entity_count }]);
+          throw new MassRemovalError([
+            { source: item.source, removed: built.removed, previous: previous.entity_count, format: item.format, previousFormat: previous.format },
+          ]);
         }
         if (!isStream(item)) {
           // Written: the parsed entities are garbage now, not something a large stream after them should sit on.
@@ -124,6 +126,15 @@ export async function recordImport(
     return commitVersions(db, current, pending, meta, at, imports.some((i) => i.isDemo));
   });
   return { snapshot, results, durationMs: performance.now() - started };
+}
+
+/**
+ * The serving version, with the diff of this import: nothing. Its stored diff is against the version
+ * before it, and reported here it would read as entities this import added or removed.
+ */
+function unchangedResult(source: SourceList, previous: VersionRow): SourceImportResult {
+  const version = toVersion(previous);
+  return { source, status: "unchanged", version: { ...version, diff: { added: 0, removed: 0, changed: 0, unchanged: version.entityCount } } };
 }
 
 function isStream(item: SourceImport): boolean {

@@ -26,7 +26,10 @@ describe("parseListFiles grouping", () => {
     expect(shared.length).toBe(60);
     expect(lists.map((l) => l.format)).toEqual(["ofac-csv"]);
     expect(lists[0]?.entities.length).toBe(new Set([...sdn, ...cons]).size);
-    expect(lists[0]?.warnings.filter((w) => w.includes("appears more than once; records merged")).length).toBe(60);
+    const merged = lists[0]?.warnings.filter((w) => w.includes("one party on both lists; records merged")) ?? [];
+    expect(merged.length).toBe(60);
+    // Once in each file, so the warning names both rather than saying the id repeats in sdn.csv.
+    expect(merged.find((w) => w.startsWith("id 9647 "))).toMatch(/^id 9647 is in both sdn\.csv line \d+ and cons_prim\.csv line \d+: /);
   });
 
   test("one list per source and format, in source order", async () => {

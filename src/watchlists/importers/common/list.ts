@@ -17,12 +17,23 @@ export function mergeEntity(into: WatchlistEntity, from: WatchlistEntity): void 
   if (from.listedOn && (!into.listedOn || from.listedOn < into.listedOn)) into.listedOn = from.listedOn;
 }
 
+/** A record's place for a warning, naming its file once ("sdn.csv line 12"). */
+function where(file: string, location: string): string {
+  return location.startsWith(file) ? location : `${file} ${location}`;
+}
+
 /** Collects mapped entities by external id; a repeated id is merged and reported. */
 export class EntityCollector {
   readonly warnings: string[] = [];
   private readonly byId = new Map<string, WatchlistEntity>();
+  /** The file each id was first read from, kept only for collectors fed from several files. */
+  private readonly firstFile = new Map<string, { file: string; location: string }>();
 
-  add(entity: WatchlistEntity | undefined, location: string): void {
+  /**
+   * `file` names the file the record was read from, when one collector gathers several lists (OFAC's
+   * SDN and consolidated CSV sets): an id in both is a party on both lists, not a repeated record.
+   */
+  add(entity: WatchlistEntity | undefined, location: string, file?: string): void {
     if (!entity) {
       this.warnings.push(`${location}: record has no name; skipped`);
       return;
@@ -30,10 +41,17 @@ export class EntityCollector {
     const existing = this.byId.get(entity.externalId);
     if (!existing) {
       this.byId.set(entity.externalId, entity);
+      if (file !== undefined) this.firstFile.set(entity.externalId, { file, location });
       return;
     }
     mergeEntity(existing, entity);
-    this.warnings.push(`${location}: id ${entity.externalId} appears more than once; records merged`);
+    this.warnings.push(this.repeatWarning(entity.externalId, location, file));
+  }
+
+  private repeatWarning(id: string, location: string, file: string | undefined): string {
+    const first = this.firstFile.get(id);
+    if (file === undefined || first === undefined || first.file === file) return `${location}: id ${id} appears more than once; records merged`;
+    return `id ${id} is in both ${where(first.file, first.location)} and ${where(file, location)}: one party on both lists; records merged`;
   }
 
   entities(): WatchlistEntity[] {

@@ -1,0 +1,74 @@
+import type { ParsedPart } from "./parse-files";
+import { publishedAtUtc } from "./published-at";
+
+/** What an operator needs to tell two editions apart: their files, format and publication date. */
+export interface EditionSummary {
+  files: readonly string[];
+  format: string;
+  publishedAt: string | null;
+}
+
+/** Two editions of one list, published on different dates (or not provably the same), in one import. */
+export interface EditionClash {
+  editions: readonly [EditionSummary, EditionSummary];
+  /** Records (external ids) the two have in common. */
+  shared: number;
+}
+
+/** One edition of a list as it came into an import: a file, or an OFAC CSV set, with its records' ids. */
+export interface Edition extends EditionSummary {
+  externalIds: ReadonlySet<string>;
+}
+
+/**
+ * How two parts of one source relate. distinct: different lists that may share a few parties
+ * (OFAC's SDN list and its consolidated non-SDN list). same: one edition of one list, such as one
+ * list in two formats published the same day. conflict: editions of one list that are not provably
+ * the same, which must not be merged.
+ */
+export type EditionRelation = "distinct" | "same" | "conflict";
+
+/** The editions a parsed part holds: one, or one per publication it combines. */
+export function editionsOf(part: ParsedPart): Edition[] {
+  const { format, publishedAt } = part.list;
+  if (part.publications) return part.publications.map((p) => ({ format, publishedAt, files: p.files, externalIds: p.externalIds }));
+  return [{ format, publishedAt, files: part.list.files, externalIds: new Set(part.list.entities.map((e) => e.externalId)) }];
+}
+
+function sharedCount(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let n = 0;
+  for (const id of small) if (large.has(id)) n++;
+  return n;
+}
+
+/** The publication day (or the publisher's text when it is no ISO date); null when undated. */
+export function publicationDay(publishedAt: string | null): string | null {
+  const iso = publishedAtUtc(publishedAt);
+  return iso !== null && /^\d{4}-\d{2}-\d{2}T/.test(iso) ? iso.slice(0, 10) : iso;
+}
+
+/**
+ * Editions of one list sharing most records are the same edition only when they provably carry the
+ * same publication: the same day, or (without a date in either) the same format. An undated part
+ * beside a dated one may be any age, so it counts as a different edition.
+ */
+function sameEdition(a: Edition, b: Edition): boolean {
+  const [dayA, dayB] = [publicationDay(a.publishedAt), publicationDay(b.publishedAt)];
+  if (dayA === null && dayB === null) return a.format === b.format;
+  return dayA === dayB;
+}
+
+/** Two parts are editions of one list when they share at least half of the smaller one's records. */
+export function relateEditions(a: Edition, b: Edition): { relation: EditionRelation; shared: number } {
+  const shared = sharedCount(a.externalIds, b.externalIds);
+  const smaller = Math.min(a.externalIds.size, b.externalIds.size);
+  if (shared === 0 || shared * 2 < smaller) return { relation: "distinct", shared };
+  return { relation: sameEdition(a, b) ? "same" : "conflict", shared };
+}
+
+export function editionClash(a: Edition, b: Edition, shared: number): EditionClash {
+  // The form every version's publishedAt takes in the API, so the two compare as text.
+  const summary = (e: Edition): EditionSummary => ({ files: [...e.files], format: e.format, publishedAt: publishedAtUtc(e.publishedAt) });
+  return { editions: [summary(a), summary(b)], shared };
+}

@@ -1,0 +1,69 @@
+import { describe, expect, test } from "bun:test";
+import { type Edition, relateEditions } from "@/watchlists/editions";
+import { EditionConflictError, MassRemovalError } from "@/watchlists/errors";
+
+const ids = (from: number, to: number): Set<string> => new Set(Array.from({ length: to - from }, (_, i) => String(from + i)));
+const edition = (format: string, publishedAt: string | null, externalIds: Set<string>, files = [`${format}.file`]): Edition => ({
+  format,
+  publishedAt,
+  files,
+  externalIds,
+});
+
+describe("relateEditions: editions of one list share at least half of the smaller one's records", () => {
+  test.each([
+    ["different lists sharing a few parties (OFAC SDN and non-SDN)", edition("ofac-csv", null, ids(0, 1000)), edition("ofac-xml", "2023-03-08", ids(990, 1400)), "distinct"],
+    ["exactly half of the smaller one", edition("ofac-xml", "2023-03-08", ids(0, 100)), edition("ofac-advanced-xml", "2020-03-17", ids(50, 500)), "conflict"],
+    ["an undated edition beside a dated one", edition("ofac-csv", null, ids(0, 440)), edition("ofac-xml", "2023-03-08", ids(0, 445)), "conflict"],
+    ["two dated editions of different days", edition("ofac-xml", "2023-03-08", ids(0, 445)), edition("ofac-advanced-xml", "2020-03-17", ids(0, 375)), "conflict"],
+    ["one list in two formats the same day", edition("ofac-xml", "2023-03-08", ids(0, 445)), edition("ofac-advanced-xml", "2023-03-08T00:00:00", ids(0, 445)), "same"],
+    ["a date and a date-time of that day", edition("un-xml", "2026-02-27T00:00:09.554Z", ids(0, 10)), edition("un-xml", "2026-02-27", ids(0, 10)), "same"],
+    ["two undated editions of one format", edition("ofac-csv", null, ids(0, 10)), edition("ofac-csv", null, ids(0, 10)), "same"],
+    ["two undated editions of different formats", edition("uk-ofsi-csv", null, ids(0, 10)), edition("uk-ofsi-xlsx", null, ids(0, 10)), "conflict"],
+  ])("%s", (_, a, b, relation) => {
+    expect(relateEditions(a, b).relation).toBe(relation as "distinct" | "same" | "conflict");
+    expect(relateEditions(b, a).relation).toBe(relation as "distinct" | "same" | "conflict");
+  });
+
+  test("counts the records the two share", () => {
+    expect(relateEditions(edition("a", null, ids(0, 100)), edition("b", "2020-01-01", ids(40, 200))).shared).toBe(60);
+  });
+});
+
+describe("EditionConflictError", () => {
+  test("names the source, each file with its format and date or undated, and the records shared", () => {
+    const error = new EditionConflictError("OFAC", [
+      {
+        editions: [
+          { files: ["cons_prim.csv", "cons_add.csv"], format: "ofac-csv", publishedAt: null },
+          { files: ["consolidated.xml"], format: "ofac-xml", publishedAt: "2023-03-08" },
+        ],
+        shared: 440,
+      },
+    ]);
+    expect(error.message).toStartWith("Refused: the OFAC files hold more than one edition of the same list");
+    expect(error.message).toContain("cons_prim.csv + cons_add.csv (ofac-csv, undated) and consolidated.xml (ofac-xml, published 2023-03-08) share 440 records");
+    expect(error.message).toContain("Nothing was published");
+    expect(error.message).toContain("Import one edition of each list");
+  });
+});
+
+describe("MassRemovalError", () => {
+  test("OFAC's one-source advice only for OFAC; every refusal says how to publish an intended change", () => {
+    const un = new MassRemovalError([{ source: "UN", removed: 900, previous: 1000, format: "un-xml", previousFormat: "un-xml" }]).message;
+    expect(un).not.toContain("OFAC");
+    expect(un).not.toContain("FCDO");
+    expect(un).toContain("If the change is intended");
+    expect(un).toContain("aml lists import --allow-mass-removal; over HTTP, allowMassRemoval=true");
+    const ofac = new MassRemovalError([{ source: "OFAC", removed: 900, previous: 1000 }]).message;
+    expect(ofac).toContain("OFAC's SDN and consolidated (non-SDN) files are one source");
+  });
+
+  test("a UK switch between OFSI's and the FCDO list is named as such; a cut OFSI file is not", () => {
+    const switched = new MassRemovalError([{ source: "UK", removed: 4686, previous: 4686, format: "uk-fcdo-summary-ods", previousFormat: "uk-ofsi-xlsx" }]).message;
+    expect(switched).toContain("this import is uk-fcdo-summary-ods, the serving version uk-ofsi-xlsx");
+    expect(switched).toContain("switching between them replaces every UK record");
+    const cut = new MassRemovalError([{ source: "UK", removed: 2000, previous: 4686, format: "uk-ofsi-xlsx", previousFormat: "uk-ofsi-xlsx" }]).message;
+    expect(cut).not.toContain("FCDO");
+  });
+});
