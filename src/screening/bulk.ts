@@ -10,6 +10,7 @@ import { optionsForTenant } from "./options";
 import { runScreening } from "./run";
 import { hasControlCharacter } from "@/lib/control-characters";
 import { MAX_BULK_ROWS, MAX_USER_REFERENCE_LENGTH, normaliseSubject, type ScreeningSubject, Subject } from "./subject";
+import type { SourceList } from "@/watchlists/entity";
 import type { ScreeningRecord } from "./types";
 import { outcomeSummary } from "./view";
 
@@ -46,6 +47,8 @@ export interface BulkRowSummary {
   sourceLists: ScreeningRecord["sourceLists"];
   matchCount: number | null;
   adverseMediaStatus: ScreeningRecord["adverseMediaStatus"] | null;
+  /** Selected lists the snapshot did not hold, so not checked; null for a failed row. */
+  listsNotLoaded: SourceList[] | null;
   error: BulkRowError | null;
 }
 
@@ -122,7 +125,15 @@ export async function bulkScreen(deps: ScreeningDeps, args: BulkArgs): Promise<B
 }
 
 function screenedRow(index: number, r: ScreeningRecord): BulkRowSummary {
-  return { index, status: "screened", screeningId: r.id, userReference: r.userReference, ...outcomeSummary(r), error: null };
+  return {
+    index,
+    status: "screened",
+    screeningId: r.id,
+    userReference: r.userReference,
+    ...outcomeSummary(r),
+    listsNotLoaded: r.listVersions.notLoaded,
+    error: null,
+  };
 }
 
 /** A row that was not screened: its error, and the userReference it was sent with (echoReference). */
@@ -142,6 +153,7 @@ export function failedRow(index: number, row: unknown, error: BulkRowError): Bul
     sourceLists: [],
     matchCount: null,
     adverseMediaStatus: null,
+    listsNotLoaded: null,
     error,
   };
 }

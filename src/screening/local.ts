@@ -47,6 +47,8 @@ export type LocalResult =
       sourceLists: string[];
       pepTiers: string[];
       adverseMediaStatus: string;
+      /** Selected lists the snapshot did not hold: not checked, so a Clear says nothing about them. */
+      listsNotLoaded: string[];
       matches: Array<{ source: string; externalId: string; matchedName: string; score: number }>;
     }
   | { line: number; error: { detail: string; errors: Array<{ field: string; message: string }> } };
@@ -61,6 +63,7 @@ export function screenLocally(lists: LoadedLists<MatchIndex>, row: SubjectFileRo
     line: row.line,
     subject,
     ...outcomeSummary(r),
+    listsNotLoaded: r.listVersions.notLoaded,
     matches: r.matches.map((m) => ({ source: m.source, externalId: m.externalId, matchedName: m.matchedName, score: m.score })),
   };
 }

@@ -258,6 +258,12 @@ const BulkRow = z.object({
   sourceLists: z.array(Source),
   matchCount: z.number().int().nullable(),
   adverseMediaStatus: AdverseMedia.nullable(),
+  listsNotLoaded: z
+    .array(Source)
+    .nullable()
+    .describe(
+      "Lists the tenant's options selected that the serving snapshot did not hold (listVersions.notLoaded of the record): NOT checked, so a Clear says nothing about them. [] when every selected list was checked; null for a failed row. One snapshot serves the whole request, so it is the same for every screened row.",
+    ),
   error: z
     .object({
       code: z.enum(["VALIDATION_FAILED", "INTERNAL"]),

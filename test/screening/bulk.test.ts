@@ -9,6 +9,7 @@ interface BulkRow {
   screeningId: string | null;
   userReference: string | null;
   decision: string | null;
+  listsNotLoaded: string[] | null;
   error: { code: string; detail: string; errors: Array<{ field: string; message: string }> } | null;
 }
 interface BulkBody {
@@ -78,6 +79,9 @@ describe("POST /v1/screenings/bulk", () => {
     expect(bad?.error?.errors.map((e) => e.field)).toEqual(["dateOfBirth"]);
     expect(["Match", "Review"]).toContain(String(body.rows[0]?.decision));
     expect(body.rows[2]?.decision).toBe("Clear");
+    // A Clear here says nothing of the lists this snapshot lacks (only OFAC is imported): the row names them.
+    expect(body.rows[2]?.listsNotLoaded).toEqual(["EU", "UK", "UN", "WIKIDATA"]);
+    expect(bad?.listsNotLoaded).toBeNull();
     expect(world.usedThisMonth()).toBe(before + 2);
     const read = await world.get(`/v1/screenings/${body.rows[0]?.screeningId}`);
     expect(json<{ origin: string; matches: unknown[] }>(read)).toMatchObject({ origin: "bulk" });
@@ -106,6 +110,9 @@ describe("POST /v1/screenings/bulk", () => {
       expect(evil?.userReference).toBe("'+cmd");
       expect(evil?.decision).toBe("Clear");
       expect(hit?.sourceLists).toBe("OFAC");
+      // Only OFAC is imported here: the other selected lists were not checked, and each row says so.
+      expect(hit?.listsNotLoaded).toBe("EU;UK;UN;WIKIDATA");
+      expect(failed?.listsNotLoaded).toBe("");
       expect(hit?.screeningId).toMatch(/^[0-9a-f-]{36}$/);
       expect(failed?.status).toBe("failed");
       expect(failed?.errorCode).toBe("VALIDATION_FAILED");

@@ -17,6 +17,7 @@ interface Line {
   riskScore?: number;
   subject?: { fullName: string; aliases: string[]; nationality: string | null };
   matches?: Array<{ source: string; externalId: string; matchedName: string; score: number }>;
+  listsNotLoaded?: string[];
   error?: { errors: Array<{ field: string }> };
 }
 
@@ -57,6 +58,9 @@ describe("aml screen", () => {
     expect(result?.matches?.[0]).toMatchObject({ source: "OFAC", externalId: "90001" });
     expect(result?.subject?.nationality).toBe("RU");
     expect(r.stderr).toContain("nothing was stored or charged");
+    // Only OFAC is imported: the default lists' others were not checked, and both outputs say so.
+    expect(result?.listsNotLoaded).toEqual(["EU", "UK", "UN", "WIKIDATA"]);
+    expect(r.stderr).toContain("NOT checked, as the snapshot does not hold them: EU, UK, UN, WIKIDATA");
   });
 
   test("a CSV with First Name + Last Name and aliases screens each row, stores and charges nothing", async () => {

@@ -54,15 +54,19 @@ export function registerScreen(program: Command): void {
         if (lists.snapshot.isDemo) process.stderr.write(`${DEMO_NOTICE}\n`);
         const lines: string[] = [];
         let failed = 0;
+        // One snapshot serves every row, so every screened row names the same lists not checked.
+        let notChecked: string[] = [];
         const now = ctx.clock.now();
         for (const row of rows) {
           const result = screenLocally(lists, row, resolved, now);
           if ("error" in result) failed++;
+          else notChecked = result.listsNotLoaded;
           if (options.out) lines.push(JSON.stringify(result));
           else process.stdout.write(`${JSON.stringify(result)}\n`);
         }
         if (options.out) writeFileSync(options.out, lines.length > 0 ? `${lines.join("\n")}\n` : "");
-        process.stderr.write(`screened ${rows.length - failed} of ${rows.length} subject(s) against snapshot ${lists.snapshot.id}; nothing was stored or charged\n`);
+        const unchecked = notChecked.length > 0 ? `; NOT checked, as the snapshot does not hold them: ${notChecked.join(", ")}` : "";
+        process.stderr.write(`screened ${rows.length - failed} of ${rows.length} subject(s) against snapshot ${lists.snapshot.id}${unchecked}; nothing was stored or charged\n`);
         if (failed > 0) process.exitCode = 1;
       });
     });
