@@ -66,7 +66,15 @@ let stamp = 0;
  * True when `latin` is a plausible vowelled spelling of the consonant transliteration `abjad`.
  * Depth-first with memo on (i, j); tokens are short, so the search stays tiny.
  */
+/**
+ * Latin writes عبد ("abd") with the article of the name after it, and assimilated to its first
+ * letter: Abdul, Abdel, Abdoul, Abdur (Rahman), Abdus (Salam). The Arabic script writes that article
+ * on the next word (الرحمن), which may then match without it (opening).
+ */
+const ABD_WITH_ARTICLE_RE = /^abd(?:u|e|a|ou|o)(?:l|r|s|sh|z|n|t|d)?$/;
+
 export function abjadMatches(abjad: string, latin: string): boolean {
+  if (abjad === "abd" && ABD_WITH_ARTICLE_RE.test(latin)) return true;
   // Vowels roughly double a consonant skeleton at most; far longer spellings only fit by accident.
   if (latin.length > 2 * abjad.length + 2) return false;
   // One key per state: a fixed stride of 64 made (i, j) and (i + 1, j - 64) share one for spellings
@@ -117,7 +125,10 @@ export function abjadMatches(abjad: string, latin: string): boolean {
     const cluster = latin.length > 1 && !isShortVowel(latin.charCodeAt(1)) && latin.charCodeAt(1) !== Y;
     // Not before a second "l" (الله, "allh"): there the vowels that stay unwritten let "Lili" fit.
     const article = abjad.charCodeAt(1) === L && abjad.charCodeAt(2) !== L && first === L;
-    return (cluster || article) && go(1, 0);
+    if ((cluster || article) && go(1, 0)) return true;
+    // Latin often leaves the article out ("Rahman" for الرحمن, "Majid" for المجيد): before at least
+    // three more letters, so that enough of the name is left to match.
+    return abjad.charCodeAt(1) === L && abjad.length >= 5 && first !== L && go(2, 0);
   };
   /** Abjad letter i (or its digraph with "h") written as one of its Latin spellings at j. */
   const spelled = (i: number, j: number): boolean => {

@@ -73,7 +73,7 @@ function mergedSim(index: MatchIndex, q: QueryToken, a: number, b: number, abjad
   const second = index.vocab.strings[b]!;
   // Cheap gates first, before the pair is joined: most query tokens cannot be a spelling of it.
   const joinedLength = first.length + second.length - (carrierDropped(second, abjad) ? 1 : 0);
-  if (q.text.length < 4 || Math.abs(q.text.length - joinedLength) > 2) return 0;
+  if (q.text.length < 4 || !lengthsCanMatch(q.text.length, q.form.abjad, joinedLength, abjad)) return 0;
   if (!abjad && !q.form.abjad && q.text.charCodeAt(0) !== first.charCodeAt(0)) return 0;
   const pair = a * index.vocab.size + b;
   // The joined spelling and the similarity depend on whether both tokens came from an abjad script
@@ -86,6 +86,17 @@ function mergedSim(index: MatchIndex, q: QueryToken, a: number, b: number, abjad
   const sim = compareTokens(q.form, { text, loose: mergedLoose(index, key, text), abjad }).sim;
   q.mergedSims.set(key, sim);
   return sim;
+}
+
+/**
+ * Whether spellings of these lengths can be one name: within 2 letters in one script; across scripts
+ * the Latin side may add a vowel after every consonant (abjadMatches allows up to 2n + 2), so
+ * "abdlrhmn" (عبدالرحمن) can be "abdul rahman".
+ */
+function lengthsCanMatch(queryLength: number, queryAbjad: boolean, pairLength: number, pairAbjad: boolean): boolean {
+  if (queryAbjad === pairAbjad) return Math.abs(queryLength - pairLength) <= 2;
+  const [abjadLength, latinLength] = queryAbjad ? [queryLength, pairLength] : [pairLength, queryLength];
+  return latinLength + 2 >= abjadLength && latinLength <= 2 * abjadLength + 2;
 }
 
 const MERGED_LOOSE_LIMIT = 50_000;

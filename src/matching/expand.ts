@@ -3,7 +3,7 @@ import { PARTICLES } from "./data/noise-words";
 import type { MatchIndex } from "./index";
 import { phoneticKeys } from "./phonetic";
 import { buffersOf } from "./scratch";
-import { looseForm, skeleton } from "./similarity";
+import { abjadSkeletons, looseForm, skeleton } from "./similarity";
 import { compareTokens, type TokenForm } from "./token-match";
 import { trigramCodes } from "./vocab";
 import { ABJAD_SIM, fuzzyCredit, MAX_EXPANSIONS, NICKNAME_SIM, PHONETIC_BASE_FLOOR, PHONETIC_LIFT, PHONETIC_SIM, WEIGHT_SPELLING_SIM } from "./weights";
@@ -96,6 +96,17 @@ function trigramNeighbours(index: MatchIndex, text: string, floor: number): numb
 }
 
 const VERIFY_LIMIT = 300;
+/**
+ * A joined pair of words that is not a particle and a name ("Shuai Li", "Li Ma", "Eli Lie") reads as
+ * one consonant form across scripts only when that form has 5 letters or more. Two short romanised
+ * words joined leave so much unwritten that 3-4 letters fit by chance: سهيل, الام, الله, جان. In the
+ * real lists, the cross-script pairs that need a join and have fewer letters are nearly all the
+ * article and a name ("al Assad" = الاسد), which "after-particle" keeps.
+ */
+const MIN_JOINED_ABJAD_LETTERS = 5;
+
+/** How a query token came to be: one word, two words joined, or a particle joined to the next word. */
+export type Joined = false | "pair" | "after-particle";
 
 /**
  * The vocabulary tokens a query token may stand for, best first: exact spelling, fuzzy neighbours
@@ -103,7 +114,7 @@ const VERIFY_LIMIT = 300;
  * consonant transliterations across scripts, and given-name equivalents. `q` is the query token's
  * form (queryForm), which the caller keeps for scoring.
  */
-export function expandToken(index: MatchIndex, q: TokenForm, options: ExpandOptions, joined: boolean): Expansion[] {
+export function expandToken(index: MatchIndex, q: TokenForm, options: ExpandOptions, joined: Joined): Expansion[] {
   const { text, abjad } = q;
   const { vocab } = index;
   const found = new Map<number, Expansion>();
@@ -130,11 +141,19 @@ export function expandToken(index: MatchIndex, q: TokenForm, options: ExpandOpti
       }
     }
   }
-  for (const t of vocab.skeletons.get(skeleton(text))) {
-    const other = vocab.strings[t]!;
-    // Across scripts only: two Latin spellings with the same consonants are not evidence enough.
-    if (abjad && !vocab.abjad[t] && abjadMatches(text, other)) offer(found, t, ABJAD_SIM, "transliteration");
-    else if (!abjad && vocab.abjad[t] && abjadMatches(other, text)) offer(found, t, ABJAD_SIM, "transliteration");
+  // Across scripts only: two Latin spellings with the same consonants are not evidence enough.
+  if (abjad) {
+    if (!(joined === "pair" && text.length < MIN_JOINED_ABJAD_LETTERS)) {
+      for (const key of abjadSkeletons(text)) {
+        for (const t of vocab.latinSkeletons.get(key)) if ((found.get(t)?.sim ?? 0) < ABJAD_SIM && abjadMatches(text, vocab.strings[t]!)) offer(found, t, ABJAD_SIM, "transliteration");
+      }
+    }
+  } else {
+    for (const t of vocab.abjadSkeletons.get(skeleton(text))) {
+      const other = vocab.strings[t]!;
+      if (joined === "pair" && other.length < MIN_JOINED_ABJAD_LETTERS) continue;
+      if ((found.get(t)?.sim ?? 0) < ABJAD_SIM && abjadMatches(other, text)) offer(found, t, ABJAD_SIM, "transliteration");
+    }
   }
   if (options.nicknames && !joined) {
     for (const name of index.equivalents.get(text) ?? []) {

@@ -1,4 +1,4 @@
-import { type Expansion, type ExpandOptions, expandToken, queryForm, queryTokenWeight } from "./expand";
+import { type Expansion, type ExpandOptions, expandToken, type Joined, queryForm, queryTokenWeight } from "./expand";
 import { type MatchIndex, tokenWeight } from "./index";
 import { exactKey, joinTokens, type NormalisedName, normaliseName, TOKEN_ABJAD, TOKEN_NOISE, TOKEN_PARTICLE } from "./normalise";
 import type { CachedToken } from "./scratch";
@@ -78,7 +78,7 @@ function cachedToken(index: MatchIndex, text: string, abjad: boolean, options: E
 }
 
 /** A token's comparison form, computed once, and its expansions. */
-function expandedToken(index: MatchIndex, text: string, abjad: boolean, options: ExpandOptions, joined: boolean): CachedToken {
+function expandedToken(index: MatchIndex, text: string, abjad: boolean, options: ExpandOptions, joined: Joined): CachedToken {
   const form = queryForm(text, abjad);
   const expansions = expandToken(index, form, options, joined);
   const { start } = index.vocab.noisePostings;
@@ -87,9 +87,9 @@ function expandedToken(index: MatchIndex, text: string, abjad: boolean, options:
   return { form, expansions, noisePostings };
 }
 
-function makeToken(index: MatchIndex, text: string, flags: number, options: ExpandOptions, joined = false): QueryToken {
+function makeToken(index: MatchIndex, text: string, flags: number, options: ExpandOptions, joined: Joined = false): QueryToken {
   const abjad = (flags & TOKEN_ABJAD) !== 0;
-  const { form, expansions, noisePostings } = joined ? expandedToken(index, text, abjad, options, true) : cachedToken(index, text, abjad, options);
+  const { form, expansions, noisePostings } = joined ? expandedToken(index, text, abjad, options, joined) : cachedToken(index, text, abjad, options);
   const rarity = queryTokenWeight(index, expansions);
   const weight = tokenWeight(rarity, flags, text.length);
   const noiseWeight = tokenWeight(rarity, flags | TOKEN_NOISE, text.length);
@@ -146,7 +146,7 @@ export function planQuery(index: MatchIndex, raw: string, options: ExpandOptions
     if ((name.flags[start]! | name.flags[start + 1]!) & TOKEN_NOISE) continue;
     const abjad = name.flags[start]! & name.flags[start + 1]! & TOKEN_ABJAD;
     const text = joinTokens(name.tokens[start]!, name.tokens[start + 1]!, abjad !== 0);
-    joined.push({ start, token: makeToken(index, text, abjad, options, true) });
+    joined.push({ start, token: makeToken(index, text, abjad, options, name.flags[start]! & TOKEN_PARTICLE ? "after-particle" : "pair") });
   }
   let totalWeight = 0;
   for (const t of tokens) totalWeight += t.weight;

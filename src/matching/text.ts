@@ -41,6 +41,11 @@ const SEPARATOR_RE = /[^a-z0-9]+/;
 // vowel is written already and the apostrophe is only dropped.
 const WORD_INITIAL_ALIF_RE = /(?<![\p{L}\p{M}])\u0640*\u0627/gu;
 const VOWEL_CARRIER_RE = /(?<![A-Za-z0-9'`])['`]+(?=[b-df-hj-np-tv-z])/gi;
+// ض is written d in Arabic spellings (Ramadan) and z in Persian, Urdu and Turkish ones (Reza,
+// Ramazan, Fazl), as ذ and ظ are; any-ascii writes it "d", which abjadMatches lets be only d or dh.
+// Folded as ذ ("dh"), it reads as either. Two Arabic-script spellings differing only there (رضا, رذا)
+// fold alike, as ذ and ظ already did.
+const DAD_RE = /\u0636/g;
 
 function detectScript(piece: string): Script {
   if (ABJAD_RE.test(piece)) return "abjad";
@@ -56,7 +61,7 @@ export function foldPiece(piece: string): FoldedPiece {
     text = latinLookalikes(text.normalize("NFKC"));
     script = detectScript(text);
     if (script === "hangul" || script === "cjk") text = foldEastAsian(text);
-    else if (script === "abjad") text = anyAscii(text.replace(WORD_INITIAL_ALIF_RE, "\u0623")).replace(VOWEL_CARRIER_RE, "a");
+    else if (script === "abjad") text = anyAscii(text.replace(WORD_INITIAL_ALIF_RE, "\u0623").replace(DAD_RE, "\u0630")).replace(VOWEL_CARRIER_RE, "a");
     else text = anyAscii(text);
   }
   const tokens = text.toLowerCase().replace(APOSTROPHE_RE, "").split(SEPARATOR_RE).filter((t) => t.length > 0);

@@ -1,6 +1,6 @@
 import { buildCsr, type Csr, GrowableU32, KeyedRows } from "./growable";
 import { phoneticKeys } from "./phonetic";
-import { looseForm, skeleton } from "./similarity";
+import { abjadSkeletons, looseForm, skeleton } from "./similarity";
 
 /**
  * The vocabulary of distinct name tokens and its lookup structures. Fuzzy matching runs against
@@ -22,8 +22,12 @@ export interface Vocabulary {
   readonly lengths: Uint8Array;
   /** Tokens by phonetic key. */
   readonly phonetic: KeyedRows;
-  /** Tokens by consonant skeleton (transliterations across scripts). */
-  readonly skeletons: KeyedRows;
+  /**
+   * Consonant skeletons, for transliterations across scripts: the abjad tokens under every skeleton a
+   * Latin spelling of them may have (abjadSkeletons), the others under their own.
+   */
+  readonly abjadSkeletons: KeyedRows;
+  readonly latinSkeletons: KeyedRows;
   /** Transliteration-folded spelling per token, and tokens by folded spelling. */
   readonly loose: readonly string[];
   readonly looseIds: KeyedRows;
@@ -86,7 +90,8 @@ export function buildVocabulary(input: VocabularyInput): Vocabulary {
   const gramRow = new GrowableU32(size * 8);
   const gramToken = new GrowableU32(size * 8);
   const phonetic = new KeyedRows();
-  const skeletons = new KeyedRows();
+  const abjadSkeletonRows = new KeyedRows();
+  const latinSkeletonRows = new KeyedRows();
   const loose: string[] = new Array(size);
   const looseIds = new KeyedRows();
   for (let t = 0; t < size; t++) {
@@ -99,8 +104,11 @@ export function buildVocabulary(input: VocabularyInput): Vocabulary {
       gramToken.push(t);
     }
     for (const key of phoneticKeys(token)) phonetic.add(key, t);
-    const skel = skeleton(token);
-    if (skel.length > 0) skeletons.add(skel, t);
+    if (input.abjad[t] === 1) for (const key of abjadSkeletons(token)) abjadSkeletonRows.add(key, t);
+    else {
+      const key = skeleton(token);
+      if (key.length > 0) latinSkeletonRows.add(key, t);
+    }
     loose[t] = looseForm(token);
     looseIds.add(loose[t]!, t);
   }
@@ -114,7 +122,8 @@ export function buildVocabulary(input: VocabularyInput): Vocabulary {
     gramCount,
     lengths,
     phonetic: phonetic.finish(),
-    skeletons: skeletons.finish(),
+    abjadSkeletons: abjadSkeletonRows.finish(),
+    latinSkeletons: latinSkeletonRows.finish(),
     loose,
     looseIds: looseIds.finish(),
     postings: buildCsr(size, input.postingToken, input.postingName),
