@@ -1,4 +1,4 @@
-import { type Expansion, type MatchKind, vocabForm } from "./expand";
+import { type Expansion, joinTooShortAcross, type MatchKind, vocabForm } from "./expand";
 import { type MatchIndex, tokenWeight } from "./index";
 import { carrierDropped, joinTokens, TOKEN_ABJAD, TOKEN_NOISE } from "./normalise";
 import type { QueryPlan, QueryToken } from "./query";
@@ -56,7 +56,12 @@ function pairSim(index: MatchIndex, q: QueryToken, v: number): Expansion | null 
   }
   const known = sims.get(v);
   if (known !== undefined) return known;
-  const c = compareTokens(q.form, vocabForm(index, v));
+  const other = vocabForm(index, v);
+  if (q.joined && other.abjad !== q.form.abjad && joinTooShortAcross(q.joined, q.form.abjad ? q.text : other.text)) {
+    sims.set(v, null);
+    return null;
+  }
+  const c = compareTokens(q.form, other);
   const result = c.sim > 0 ? { token: v, sim: c.sim, kind: c.kind } : null;
   sims.set(v, result);
   return result;

@@ -97,16 +97,26 @@ function trigramNeighbours(index: MatchIndex, text: string, floor: number): numb
 
 const VERIFY_LIMIT = 300;
 /**
- * A joined pair of words that is not a particle and a name ("Shuai Li", "Li Ma", "Eli Lie") reads as
- * one consonant form across scripts only when that form has 5 letters or more. Two short romanised
- * words joined leave so much unwritten that 3-4 letters fit by chance: سهيل, الام, الله, جان. In the
- * real lists, the cross-script pairs that need a join and have fewer letters are nearly all the
- * article and a name ("al Assad" = الاسد), which "after-particle" keeps.
+ * A joined pair of words that is not the article and a name ("Shuai Li", "Li Ma", "Eli Lie") reads
+ * as one consonant form across scripts only when that form has 5 letters or more (as folded: ش, خ,
+ * ذ count 2). Two short romanised words joined leave so much unwritten that 3-4 letters fit by
+ * chance: سهيل, الام, الله, جان. In the real lists, the cross-script pairs that need a join and have
+ * fewer letters are nearly all the article and a name ("al Assad" = الاسد), which "after-particle"
+ * (query.ts joinsArticle) keeps.
  */
 const MIN_JOINED_ABJAD_LETTERS = 5;
 
-/** How a query token came to be: one word, two words joined, or a particle joined to the next word. */
+/** How a query token came to be: one word, two words joined, or an article joined to the next word. */
 export type Joined = false | "pair" | "after-particle";
+
+/**
+ * Whether a joined query token may not be read as this consonant form across scripts (`abjadText`
+ * is the abjad side of the pair, whichever side that is). Retrieval and scoring both ask, so a
+ * name found through another word does not get the join back in scoring.
+ */
+export function joinTooShortAcross(joined: Joined, abjadText: string): boolean {
+  return joined === "pair" && abjadText.length < MIN_JOINED_ABJAD_LETTERS;
+}
 
 /**
  * The vocabulary tokens a query token may stand for, best first: exact spelling, fuzzy neighbours
@@ -143,7 +153,7 @@ export function expandToken(index: MatchIndex, q: TokenForm, options: ExpandOpti
   }
   // Across scripts only: two Latin spellings with the same consonants are not evidence enough.
   if (abjad) {
-    if (!(joined === "pair" && text.length < MIN_JOINED_ABJAD_LETTERS)) {
+    if (!joinTooShortAcross(joined, text)) {
       for (const key of abjadSkeletons(text)) {
         for (const t of vocab.latinSkeletons.get(key)) if ((found.get(t)?.sim ?? 0) < ABJAD_SIM && abjadMatches(text, vocab.strings[t]!)) offer(found, t, ABJAD_SIM, "transliteration");
       }
@@ -151,7 +161,7 @@ export function expandToken(index: MatchIndex, q: TokenForm, options: ExpandOpti
   } else {
     for (const t of vocab.abjadSkeletons.get(skeleton(text))) {
       const other = vocab.strings[t]!;
-      if (joined === "pair" && other.length < MIN_JOINED_ABJAD_LETTERS) continue;
+      if (joinTooShortAcross(joined, other)) continue;
       if ((found.get(t)?.sim ?? 0) < ABJAD_SIM && abjadMatches(other, text)) offer(found, t, ABJAD_SIM, "transliteration");
     }
   }

@@ -7,6 +7,8 @@ import type { TokenForm } from "./token-match";
 /** A query token with its vocabulary expansions and a cache of similarities computed while scoring. */
 export interface QueryToken {
   readonly text: string;
+  /** Whether the token is two adjacent words joined (expand.ts Joined). */
+  readonly joined: Joined;
   readonly form: TokenForm;
   readonly flags: number;
   readonly weight: number;
@@ -93,7 +95,7 @@ function makeToken(index: MatchIndex, text: string, flags: number, options: Expa
   const rarity = queryTokenWeight(index, expansions);
   const weight = tokenWeight(rarity, flags, text.length);
   const noiseWeight = tokenWeight(rarity, flags | TOKEN_NOISE, text.length);
-  return { text, form, flags, weight, noiseWeight, expansions, noisePostings, sims: null, mergedSims: null };
+  return { text, joined, form, flags, weight, noiseWeight, expansions, noisePostings, sims: null, mergedSims: null };
 }
 
 /** A token kept at most this many times in one query name: "Mohammed bin Mohammed" keeps both. */
@@ -136,6 +138,19 @@ function withinBounds(tokens: readonly string[]): boolean {
   return true;
 }
 
+/**
+ * The Arabic article written apart ("al Assad", "el Sayed") or an Arabic-script particle, before the
+ * next word: joined, it may read as a short consonant form (الاسد). Not Latin particles at large:
+ * Le, Du, An and Di are East Asian surnames ("Le Lei" is not ليلى).
+ */
+const LATIN_ARTICLES: ReadonlySet<string> = new Set(["al", "el", "ul"]);
+
+function joinsArticle(name: NormalisedName, start: number): boolean {
+  const flags = name.flags[start]!;
+  if (!(flags & TOKEN_PARTICLE)) return false;
+  return (flags & TOKEN_ABJAD) !== 0 || LATIN_ARTICLES.has(name.tokens[start]!);
+}
+
 export function planQuery(index: MatchIndex, raw: string, options: ExpandOptions): QueryPlan {
   const name = boundedName(normaliseName(raw));
   const tokens = name.tokens.map((text, i) => makeToken(index, text, name.flags[i]!, options));
@@ -146,7 +161,7 @@ export function planQuery(index: MatchIndex, raw: string, options: ExpandOptions
     if ((name.flags[start]! | name.flags[start + 1]!) & TOKEN_NOISE) continue;
     const abjad = name.flags[start]! & name.flags[start + 1]! & TOKEN_ABJAD;
     const text = joinTokens(name.tokens[start]!, name.tokens[start + 1]!, abjad !== 0);
-    joined.push({ start, token: makeToken(index, text, abjad, options, name.flags[start]! & TOKEN_PARTICLE ? "after-particle" : "pair") });
+    joined.push({ start, token: makeToken(index, text, abjad, options, joinsArticle(name, start) ? "after-particle" : "pair") });
   }
   let totalWeight = 0;
   for (const t of tokens) totalWeight += t.weight;

@@ -17,11 +17,12 @@ export const BULK_CSV_COLUMNS = [
   "classification",
   "matchCount",
   "sourceLists",
-  "listsNotLoaded",
   "pepTiers",
   "adverseMediaStatus",
   "errorCode",
   "errorDetail",
+  // Added after the others, so that a reader of the earlier columns by position is not misled.
+  "listsNotLoaded",
 ] as const;
 
 /**
@@ -62,12 +63,12 @@ export function bulkCsv(result: BulkResult): string {
       row.classification,
       row.matchCount,
       row.sourceLists.join(";"),
-      row.listsNotLoaded?.join(";") ?? null,
       row.pepTiers.join(";"),
       row.adverseMediaStatus,
       row.error?.code ?? null,
       // A validation failure's detail already lists every field issue.
       row.error?.detail ?? null,
+      row.listsNotLoaded?.join(";") ?? null,
     ]),
   );
 }

@@ -55,7 +55,9 @@ function mergeParts(parts: readonly ParsedPart[]): ParsedPart {
   // Oldest first (undated before dated), so within one edition the part ordered last is kept.
   const ordered = [...parts].sort((a, b) => (a.list.publishedAt ?? "").localeCompare(b.list.publishedAt ?? ""));
   const editions = ordered.map(editionsOf);
-  const relations = new EditionRelations(source, editions);
+  // PEP parts (an FtM file and wbgetentities responses) are dated by their latest record change, not
+  // a publication, and overlap by design: they are never editions of one list, so they fold.
+  const relations = source === "WIKIDATA" ? null : new EditionRelations(source, editions);
   const byId = new Map<string, Seen>();
   const warnings: string[] = [];
   for (const [i, part] of ordered.entries()) {
@@ -64,7 +66,7 @@ function mergeParts(parts: readonly ParsedPart[]): ParsedPart {
       const edition = partEditions.find((e) => e.externalIds.has(entity.externalId)) ?? partEditions[0]!;
       const seen = byId.get(entity.externalId);
       if (!seen) byId.set(entity.externalId, { entity, edition });
-      else if (relations.of(seen.edition, edition) === "same") {
+      else if (relations?.of(seen.edition, edition) === "same") {
         warnings.push(`${source} ${entity.externalId} is in ${seen.edition.files[0]} and ${edition.files[0]}, one edition in two formats; kept the ${edition.format} record`);
         byId.set(entity.externalId, { entity, edition });
       } else {

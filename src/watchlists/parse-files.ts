@@ -112,9 +112,12 @@ export async function parseListParts(files: readonly ListFile[], opts: ParseList
   const ftm = take(["ftm-json"]);
   if (ftm.length > 0) parts.push({ list: await parseFtmFiles(inputsOf(ftm)), inputs: inputsOf(ftm) });
 
+  refuseTwoUkPublications(byFormat);
   for (const [format, items] of byFormat) {
     if (format.startsWith("ofac-csv") || format === "wikidata-json" || format === "wikidata-labels" || format === "ftm-json") continue;
-    if (items.length > 1) {
+    // OFAC publishes two lists (SDN and non-SDN) in each XML format: both may come in one import, and
+    // mergeBySource's edition rule tells them from two editions of one list.
+    if (items.length > 1 && !OFAC_XML_FORMATS.has(format)) {
       throw new ListParseError({
         file: items[1]?.file.name ?? "",
         location: "whole file",
@@ -127,6 +130,24 @@ export async function parseListParts(files: readonly ListFile[], opts: ParseList
   return parts
     .sort((a, b) => order(a) - order(b) || a.list.format.localeCompare(b.list.format))
     .map((p) => ({ ...p, list: capWarnings(p.list, opts.maxWarnings ?? 1000) }));
+}
+
+const OFAC_XML_FORMATS: ReadonlySet<string> = new Set(["ofac-xml", "ofac-advanced-xml"]);
+
+/**
+ * OFSI's Consolidated List and the FCDO UK Sanctions List are two publications of the UK list that
+ * identify records differently (Group ID; FCDO Unique ID), so they share no id and the edition rule
+ * would merge them: every UK party listed twice. One import carries one of them.
+ */
+function refuseTwoUkPublications(byFormat: ReadonlyMap<string, readonly Detected[]>): void {
+  const ofsi = [...byFormat].find(([format]) => format.startsWith("uk-ofsi"))?.[1][0];
+  const fcdo = [...byFormat].find(([format]) => format.startsWith("uk-fcdo"))?.[1][0];
+  if (!ofsi || !fcdo) return;
+  throw new ListParseError({
+    file: fcdo.file.name,
+    location: "whole file",
+    reason: `the FCDO UK Sanctions List and OFSI's Consolidated List (${ofsi.file.name}) are two publications of the UK list with different record ids; merged, every UK party would be listed twice. Import one of them (switching from OFSI to FCDO: the README's "Switching the UK list")`,
+  });
 }
 
 /** A PEP list read one entity at a time; `stats` (publication date, warnings) is complete once `entities` ends. */

@@ -50,7 +50,14 @@ function person(id: string, ...names: string[]): WatchlistEntity {
   };
 }
 
-const fixture = buildIndex([...FIXTURE_ENTITIES, person("J1", "علیرضا موسوی"), person("J2", "سهيل"), person("J3", "منذر الاسد")]);
+const fixture = buildIndex([
+  ...FIXTURE_ENTITIES,
+  person("J1", "علیرضا موسوی"),
+  person("J2", "سهيل"),
+  person("J3", "منذر الاسد"),
+  person("J4", "سهيل حسن احمد"),
+  person("J5", "ليلى"),
+]);
 
 function fixtureHit(query: string, target: string) {
   return find(screen(fixture, { fullName: query }, resolveOptions({}, { threshold: 0.5 }), CTX), target);
@@ -69,5 +76,15 @@ describe("joins of 5 letters or more, and after particles, still read across scr
 
   test("Shuai Li is not سهيل", () => {
     expect(fixtureHit("Shuai Li", "UK:J2")?.score ?? 0).toBeLessThan(0.82);
+  });
+
+  test("nor in scoring, when the name was found through other words: Shuai Li Hassan Ahmad is not سهيل حسن احمد", () => {
+    const hit = fixtureHit("Shuai Li Hassan Ahmad", "UK:J4");
+    expect(hit?.explanation.alignments.some((a) => a.query === "shuai li")).toBeFalsy();
+    expect(hit?.score ?? 0).toBeLessThan(0.82); // 0.93 when only retrieval applied the rule
+  });
+
+  test("only the article is exempt, not every Latin particle: Le Lei is not ليلى", () => {
+    expect(fixtureHit("Le Lei", "UK:J5")?.score ?? 0).toBeLessThan(0.82);
   });
 });
