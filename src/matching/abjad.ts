@@ -63,16 +63,17 @@ let tried = new Uint32Array(4096);
 let stamp = 0;
 
 /**
- * True when `latin` is a plausible vowelled spelling of the consonant transliteration `abjad`.
- * Depth-first with memo on (i, j); tokens are short, so the search stays tiny.
- */
-/**
  * Latin writes عبد ("abd") with the article of the name after it, and assimilated to its first
- * letter: Abdul, Abdel, Abdoul, Abdur (Rahman), Abdus (Salam). The Arabic script writes that article
- * on the next word (الرحمن), which may then match without it (opening).
+ * letter: Abdul, Abdel, Abdoul, Abdur (Rahman), Abdus (Salam), and the rarer Abdun, Abdat. The
+ * Arabic script writes that article on the next word (الرحمن), which may then match without it
+ * (opening).
  */
 const ABD_WITH_ARTICLE_RE = /^abd(?:u|e|a|ou|o)(?:l|r|s|sh|z|n|t|d)?$/;
 
+/**
+ * True when `latin` is a plausible vowelled spelling of the consonant transliteration `abjad`.
+ * Depth-first with memo on (i, j); tokens are short, so the search stays tiny.
+ */
 export function abjadMatches(abjad: string, latin: string): boolean {
   if (abjad === "abd" && ABD_WITH_ARTICLE_RE.test(latin)) return true;
   // Vowels roughly double a consonant skeleton at most; far longer spellings only fit by accident.
