@@ -147,6 +147,9 @@ describe("immutability", () => {
       expect(keyRow()).toEqual(before);
 
       const attempts = () => shell.query<Record<string, unknown>, []>("SELECT rowid AS rid, * FROM webhook_attempts ORDER BY rowid").all();
+      // The dispatcher records an attempt once the receiver has answered: the receiver can see the
+      // delivery a moment before the row is committed (a fresh-clone CI run read 0 rows here).
+      for (let waited = 0; attempts().length === 0 && waited < 5_000; waited += 20) await Bun.sleep(20);
       const logged = attempts();
       expect(logged.length).toBeGreaterThan(0);
       expect(() => shell.run("UPDATE webhook_attempts SET status_code = 500, error = 'forged'")).toThrow("webhook attempts are append-only");
