@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { invalidInput } from "@/errors";
+import { unusableBackupFolder } from "@/storage/backup";
 import { DB_FILE } from "@/storage/db";
 
 // Checks on the paths a command is given, made before anything is opened, so a typo creates nothing.
@@ -24,8 +25,6 @@ export function requireInputFiles(paths: readonly string[]): void {
  * folder is opened: a backup never mixes with or overwrites another one.
  */
 export function requireNewFolder(path: string): void {
-  const folder = resolve(path);
-  if (!existsSync(folder)) return;
-  if (!statSync(folder).isDirectory()) throw invalidInput(`${folder} is a file, not a folder; give a new folder for the backup`);
-  if (readdirSync(folder).length > 0) throw invalidInput(`Backup folder ${folder} is not empty; choose a new folder`);
+  const unusable = unusableBackupFolder(resolve(path));
+  if (unusable !== null) throw invalidInput(unusable);
 }

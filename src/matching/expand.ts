@@ -151,19 +151,16 @@ export function expandToken(index: MatchIndex, q: TokenForm, options: ExpandOpti
       }
     }
   }
-  // Across scripts only: two Latin spellings with the same consonants are not evidence enough.
+  // Across scripts only: two Latin spellings with the same consonants are not evidence enough. A
+  // token already credited as much (found under another skeleton key) is not checked again.
+  const transliteration = (t: number, abjadText: string, latinText: string): void => {
+    if (joinTooShortAcross(joined, abjadText) || (found.get(t)?.sim ?? 0) >= ABJAD_SIM) return;
+    if (abjadMatches(abjadText, latinText)) offer(found, t, ABJAD_SIM, "transliteration");
+  };
   if (abjad) {
-    if (!joinTooShortAcross(joined, text)) {
-      for (const key of abjadSkeletons(text)) {
-        for (const t of vocab.latinSkeletons.get(key)) if ((found.get(t)?.sim ?? 0) < ABJAD_SIM && abjadMatches(text, vocab.strings[t]!)) offer(found, t, ABJAD_SIM, "transliteration");
-      }
-    }
+    for (const key of abjadSkeletons(text)) for (const t of vocab.latinSkeletons.get(key)) transliteration(t, text, vocab.strings[t]!);
   } else {
-    for (const t of vocab.abjadSkeletons.get(skeleton(text))) {
-      const other = vocab.strings[t]!;
-      if (joinTooShortAcross(joined, other)) continue;
-      if ((found.get(t)?.sim ?? 0) < ABJAD_SIM && abjadMatches(other, text)) offer(found, t, ABJAD_SIM, "transliteration");
-    }
+    for (const t of vocab.abjadSkeletons.get(skeleton(text))) transliteration(t, vocab.strings[t]!, text);
   }
   if (options.nicknames && !joined) {
     for (const name of index.equivalents.get(text) ?? []) {

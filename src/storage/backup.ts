@@ -1,4 +1,4 @@
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { syncDirectory, syncFile } from "@/lib/durable-fs";
 import { MASTER_KEY_FILE } from "@/lib/secret-box";
@@ -12,6 +12,16 @@ export interface BackupResult {
 }
 
 /**
+ * Why `folder` cannot take a backup, or null when it can: it must be new or an empty folder, so a
+ * backup never mixes with or overwrites another one.
+ */
+export function unusableBackupFolder(folder: string): string | null {
+  if (!existsSync(folder)) return null;
+  if (!statSync(folder).isDirectory()) return `${folder} is a file, not a folder; give a new folder for the backup`;
+  return readdirSync(folder).length > 0 ? `Backup folder ${folder} is not empty; choose a new folder` : null;
+}
+
+/**
  * Online backup while the server runs: VACUUM INTO writes a consistent, compacted copy of the
  * database from one read snapshot without blocking writers. master.key is copied beside it:
  * without it the sealed webhook secrets in the copy cannot be used.
@@ -21,9 +31,9 @@ export interface BackupResult {
  */
 export function backupDataFolder(db: Db, dataDir: string, destination: string): BackupResult {
   const folder = resolve(destination);
-  if (existsSync(folder) && readdirSync(folder).length > 0) {
-    throw new Error(`Backup folder ${folder} is not empty; choose a new folder`);
-  }
+  // The CLI checks this before it opens the data folder (a usage error); here it guards the moment between.
+  const unusable = unusableBackupFolder(folder);
+  if (unusable !== null) throw new Error(unusable);
   if (!existsSync(folder)) {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     chmodSync(folder, 0o700);

@@ -28,6 +28,16 @@ export interface Edition extends EditionSummary {
  */
 export type EditionRelation = "distinct" | "same" | "conflict";
 
+/**
+ * Which publication of the UK list a format belongs to: OFSI's Consolidated List or the FCDO UK
+ * Sanctions List. They identify records differently (OFSI Group ID, FCDO Unique ID).
+ */
+export function ukPublication(format: string | undefined): "ofsi" | "fcdo" | undefined {
+  if (format?.startsWith("uk-ofsi")) return "ofsi";
+  if (format?.startsWith("uk-fcdo")) return "fcdo";
+  return undefined;
+}
+
 /** The editions a parsed part holds: one, or one per publication it combines. */
 export function editionsOf(part: ParsedPart): Edition[] {
   const { format, publishedAt } = part.list;

@@ -1,4 +1,4 @@
-import { type EditionClash, type EditionSummary, publicationDay } from "./editions";
+import { type EditionClash, type EditionSummary, publicationDay, ukPublication } from "./editions";
 
 /**
  * A list file that cannot be imported as a whole. Thrown instead of returning a partial
@@ -52,8 +52,7 @@ export class MassRemovalError extends Error {
 /** Advice that applies to one source's situation only, so no other refusal carries it. */
 function sourceHint(r: MassRemoval): string | undefined {
   if (r.source === "OFAC") return "OFAC's SDN and consolidated (non-SDN) files are one source, so import them together.";
-  const family = (format: string | undefined) => format?.match(/^uk-(ofsi|fcdo)/)?.[1];
-  if (r.source === "UK" && family(r.format) !== family(r.previousFormat)) {
+  if (r.source === "UK" && ukPublication(r.format) !== ukPublication(r.previousFormat)) {
     return "OFSI's Consolidated List and the FCDO UK Sanctions List identify records differently (OFSI Group ID, FCDO Unique ID), so switching between them replaces every UK record.";
   }
   return undefined;

@@ -1,5 +1,6 @@
 import { decodeText } from "./decode";
 import { type Detection, detectListFile, type ListFormat } from "./detect";
+import { ukPublication } from "./editions";
 import { type ParsedList, SOURCE_LISTS, type WatchlistEntity } from "./entity";
 import { ListParseError } from "./errors";
 import { EntityCollector } from "./importers/common/list";
@@ -140,8 +141,8 @@ const OFAC_XML_FORMATS: ReadonlySet<string> = new Set(["ofac-xml", "ofac-advance
  * would merge them: every UK party listed twice. One import carries one of them.
  */
 function refuseTwoUkPublications(byFormat: ReadonlyMap<string, readonly Detected[]>): void {
-  const ofsi = [...byFormat].find(([format]) => format.startsWith("uk-ofsi"))?.[1][0];
-  const fcdo = [...byFormat].find(([format]) => format.startsWith("uk-fcdo"))?.[1][0];
+  const ofsi = [...byFormat].find(([format]) => ukPublication(format) === "ofsi")?.[1][0];
+  const fcdo = [...byFormat].find(([format]) => ukPublication(format) === "fcdo")?.[1][0];
   if (!ofsi || !fcdo) return;
   throw new ListParseError({
     file: fcdo.file.name,
