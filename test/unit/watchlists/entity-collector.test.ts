@@ -1,20 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import type { WatchlistEntity } from "@/watchlists/entity";
+import { newEntity } from "@/watchlists/importers/common/build";
 import { EntityCollector } from "@/watchlists/importers/common/list";
 
 const person = (externalId: string): WatchlistEntity => ({
-  source: "OFAC",
-  externalId,
-  entityType: "person",
+  ...newEntity({ source: "OFAC", externalId, entityType: "person", verifyUrl: "https://example.test/" }),
   primaryName: "QUILLFEATHER, Boris",
   names: [{ name: "QUILLFEATHER, Boris", kind: "primary", quality: "strong", originalScript: false }],
-  birth: [],
-  nationalities: [],
-  identifiers: [],
-  addresses: [],
-  programmes: [],
-  deceased: false,
-  verifyUrl: "https://example.test/",
 });
 
 describe("EntityCollector warnings for a repeated id", () => {
