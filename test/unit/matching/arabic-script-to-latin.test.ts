@@ -5,9 +5,8 @@ import { resolveOptions } from "../../../src/matching/options-resolve";
 import { screen } from "../../../src/matching/screen";
 import type { ScreenResult } from "../../../src/matching/types";
 import type { WatchlistEntity } from "../../../src/watchlists/entity";
-import { newEntity } from "../../../src/watchlists/importers/common/build";
 import { FIXTURE_ENTITIES } from "../../fixtures/matching/entities";
-import { CTX, find, loadRealIndex, REAL_LISTS, REAL_LOAD_TIMEOUT, type RealLists } from "./helpers";
+import { CTX, find, listedPerson, loadRealIndex, REAL_LISTS, REAL_LOAD_TIMEOUT, type RealLists } from "./helpers";
 
 /**
  * A subject written in Arabic script against people listed in Latin script only: the real lists
@@ -71,13 +70,7 @@ describe.skipIf(!REAL_LISTS)("an Arabic-script subject finds a person listed in 
   });
 });
 
-function latinPerson(id: string, name: string): WatchlistEntity {
-  return {
-    ...newEntity({ source: "OFAC", externalId: id, entityType: "person", verifyUrl: `https://example.test/OFAC/${id}` }),
-    primaryName: name,
-    names: [{ name, kind: "primary", quality: "strong", originalScript: false }],
-  };
-}
+const latinPerson = (id: string, name: string) => listedPerson("OFAC", id, [name]);
 
 const fixture = buildIndex([
   ...FIXTURE_ENTITIES,

@@ -5,7 +5,8 @@ import type { RiskProfileOverrides } from "../../../src/matching/options";
 import { resolveOptions } from "../../../src/matching/options-resolve";
 import { screen } from "../../../src/matching/screen";
 import type { Match, ScreenContext, ScreenQuery, ScreenResult } from "../../../src/matching/types";
-import type { WatchlistEntity } from "../../../src/watchlists/entity";
+import type { SourceList, WatchlistEntity } from "../../../src/watchlists/entity";
+import { newEntity } from "../../../src/watchlists/importers/common/build";
 import { FIXTURE_ENTITIES } from "../../fixtures/matching/entities";
 
 let cached: MatchIndex | null = null;
@@ -59,4 +60,13 @@ export async function loadRealIndex(): Promise<RealLists> {
 /** One name screened against the real lists at the default profile (or `threshold`), every match kept. */
 export function screenReal(real: RealLists, query: string, threshold = 0.82): ScreenResult {
   return screen(real.index, { fullName: query }, resolveOptions({}, { threshold, resultCap: 500 }), real.ctx);
+}
+
+/** A listed person for a fixture index: the first name primary, the others strong aliases. */
+export function listedPerson(source: SourceList, id: string, names: readonly string[], originalScript = false): WatchlistEntity {
+  return {
+    ...newEntity({ source, externalId: id, entityType: "person", verifyUrl: `https://example.test/${source}/${id}` }),
+    primaryName: names[0]!,
+    names: names.map((name, i) => ({ name, kind: i === 0 ? "primary" : "aka", quality: "strong", originalScript })),
+  };
 }

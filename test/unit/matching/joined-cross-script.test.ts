@@ -2,10 +2,8 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { buildIndex } from "../../../src/matching/index";
 import { resolveOptions } from "../../../src/matching/options-resolve";
 import { screen } from "../../../src/matching/screen";
-import type { WatchlistEntity } from "../../../src/watchlists/entity";
-import { newEntity } from "../../../src/watchlists/importers/common/build";
 import { FIXTURE_ENTITIES } from "../../fixtures/matching/entities";
-import { CTX, find, loadRealIndex, REAL_LISTS, REAL_LOAD_TIMEOUT, type RealLists, screenReal } from "./helpers";
+import { CTX, find, listedPerson, loadRealIndex, REAL_LISTS, REAL_LOAD_TIMEOUT, type RealLists, screenReal } from "./helpers";
 
 /**
  * Two query words are also tried written as one ("Nasr Allah" = نصرالله). Across scripts that join
@@ -42,13 +40,7 @@ describe.skipIf(!REAL_LISTS)("two short words joined are not a short consonant f
   });
 });
 
-function person(id: string, ...names: string[]): WatchlistEntity {
-  return {
-    ...newEntity({ source: "UK", externalId: id, entityType: "person", verifyUrl: `https://example.test/UK/${id}` }),
-    primaryName: names[0]!,
-    names: names.map((name, i) => ({ name, kind: i === 0 ? "primary" : "aka", quality: "strong", originalScript: true })),
-  };
-}
+const person = (id: string, ...names: string[]) => listedPerson("UK", id, names, true);
 
 const fixture = buildIndex([
   ...FIXTURE_ENTITIES,

@@ -2,10 +2,8 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { buildIndex } from "../../../src/matching/index";
 import { resolveOptions } from "../../../src/matching/options-resolve";
 import { screen } from "../../../src/matching/screen";
-import type { WatchlistEntity } from "../../../src/watchlists/entity";
-import { newEntity } from "../../../src/watchlists/importers/common/build";
 import { FIXTURE_ENTITIES } from "../../fixtures/matching/entities";
-import { CTX, find, loadRealIndex, REAL_LISTS, REAL_LOAD_TIMEOUT, type RealLists, screenReal } from "./helpers";
+import { CTX, find, listedPerson, loadRealIndex, REAL_LISTS, REAL_LOAD_TIMEOUT, type RealLists, screenReal } from "./helpers";
 
 /**
  * Alignment is order-free, as word order is free ("Kim Kwang Su" is "Kwang Su Kim"), but the
@@ -64,13 +62,7 @@ describe.skipIf(!REAL_LISTS)("the explanation says which pair was read out of or
   });
 });
 
-function person(id: string, ...names: string[]): WatchlistEntity {
-  return {
-    ...newEntity({ source: "OFAC", externalId: id, entityType: "person", verifyUrl: `https://example.test/OFAC/${id}` }),
-    primaryName: names[0]!,
-    names: names.map((name, i) => ({ name, kind: i === 0 ? "primary" : "aka", quality: "strong", originalScript: false })),
-  };
-}
+const person = (id: string, ...names: string[]) => listedPerson("OFAC", id, names);
 
 const fixture = buildIndex([
   ...FIXTURE_ENTITIES,
