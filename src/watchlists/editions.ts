@@ -52,10 +52,16 @@ function sharedCount(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   return n;
 }
 
-/** The publication day (or the publisher's text when it is no ISO date); null when undated. */
+/**
+ * The publication day on the publisher's own calendar, as written (or the publisher's text when it
+ * is no ISO date); null when undated. Not the UTC day: the EU stamps its XML with a local time and
+ * offset ("2025-08-02T01:30:00+02:00") and its CSV of the same run with that local date, and the
+ * two must compare as one day.
+ */
 export function publicationDay(publishedAt: string | null): string | null {
-  const iso = publishedAtUtc(publishedAt);
-  return iso !== null && /^\d{4}-\d{2}-\d{2}T/.test(iso) ? iso.slice(0, 10) : iso;
+  if (publishedAt === null) return null;
+  const day = /^\s*(\d{4}-\d{2}-\d{2})(?:$|[T\s])/.exec(publishedAt)?.[1];
+  return day ?? publishedAtUtc(publishedAt);
 }
 
 /**

@@ -18,6 +18,8 @@ describe("relateEditions: editions of one list share at least half of the smalle
     ["two dated editions of different days", edition("ofac-xml", "2023-03-08", ids(0, 445)), edition("ofac-advanced-xml", "2020-03-17", ids(0, 375)), "conflict"],
     ["one list in two formats the same day", edition("ofac-xml", "2023-03-08", ids(0, 445)), edition("ofac-advanced-xml", "2023-03-08T00:00:00", ids(0, 445)), "same"],
     ["a date and a date-time of that day", edition("un-xml", "2026-02-27T00:00:09.554Z", ids(0, 10)), edition("un-xml", "2026-02-27", ids(0, 10)), "same"],
+    // The EU XML's local time is the day before in UTC; its CSV carries the local date.
+    ["a local date-time with an offset and the local date", edition("eu-xml", "2025-08-02T01:30:00+02:00", ids(0, 10)), edition("eu-csv", "2025-08-02", ids(0, 10)), "same"],
     ["two undated editions of one format", edition("ofac-csv", null, ids(0, 10)), edition("ofac-csv", null, ids(0, 10)), "same"],
     ["two undated editions of different formats", edition("uk-ofsi-csv", null, ids(0, 10)), edition("uk-ofsi-xlsx", null, ids(0, 10)), "conflict"],
   ])("%s", (_, a, b, relation) => {
