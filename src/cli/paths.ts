@@ -1,8 +1,9 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { invalidInput } from "@/errors";
 import { unusableBackupFolder } from "@/storage/backup";
 import { DB_FILE } from "@/storage/db";
+import { listFolderFiles } from "@/watchlists/list-folder";
 
 // Checks on the paths a command is given, made before anything is opened, so a typo creates nothing.
 
@@ -18,6 +19,19 @@ export function requireApplianceData(dataDir: string): void {
 /** Refuses (exit 2) input files that do not exist, before a data folder is opened or created for them. "-" is stdin. */
 export function requireInputFiles(paths: readonly string[]): void {
   for (const path of paths) if (path !== "-" && !existsSync(path)) throw invalidInput(`no such file: ${path}`);
+}
+
+/**
+ * Refuses (exit 2) list paths that do not exist and folders with no file an import would read, before
+ * a data folder is opened or created for them.
+ */
+export function requireListPaths(paths: readonly string[]): void {
+  for (const path of paths) {
+    if (!existsSync(path)) throw invalidInput(`no such file or folder: ${path}`);
+    if (statSync(path).isDirectory() && listFolderFiles(path).length === 0) {
+      throw invalidInput(`no list files in folder ${path}: an import reads the folder's files (hidden files and subfolders are skipped)`);
+    }
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
-import { closeSync, openSync, readdirSync, readFileSync, readSync, type Stats, statSync } from "node:fs";
-import { basename, join } from "node:path";
+import { closeSync, openSync, readFileSync, readSync, type Stats, statSync } from "node:fs";
+import { basename } from "node:path";
 import type { CallMeta } from "@/context";
 import { sha256Hex } from "@/lib/hash";
 import type { Db } from "@/storage/db";
@@ -7,6 +7,7 @@ import { detectListFile } from "./detect";
 import type { ParsedList } from "./entity";
 import { fileIdentity, fileSha256 } from "./disk-lines";
 import { isZip } from "./importers/common/zip";
+import { listFolderFiles } from "./list-folder";
 import { pepWarnings } from "./importers/wikidata/files";
 import { newPepStreamStats, type PepStreamStats } from "./importers/wikidata/stream-stats";
 import { mergeBySource } from "./merge-sources";
@@ -15,7 +16,7 @@ import { pepRowsFromWorker } from "./pep-stream";
 import { type JobFile, type PepStreamJob, streamPepJob } from "./pep-stream-job";
 import { withImportLock } from "./store/import-lock";
 import { recordImport } from "./store/record";
-import type { ImportedFile, ImportProgress, ImportReport, SourceImport } from "./store/types";
+import type { DuplicateFile, ImportedFile, ImportProgress, ImportReport, SourceImport } from "./store/types";
 
 export interface ListFile {
   name: string;
@@ -49,13 +50,7 @@ function diskFile(full: string, stat: Stats): ListFile {
 export function readListPath(path: string): ListFile[] {
   const stat = statSync(path);
   if (stat.isFile()) return [diskFile(path, stat)];
-  return readdirSync(path)
-    .filter((name) => !name.startsWith("."))
-    .map((name) => join(path, name))
-    .map((full) => ({ full, stat: statSync(full) }))
-    .filter(({ stat: s }) => s.isFile())
-    .sort((a, b) => (a.full < b.full ? -1 : a.full > b.full ? 1 : 0))
-    .map(({ full, stat: s }) => diskFile(full, s));
+  return listFolderFiles(path).map((f) => diskFile(f.path, f.stat));
 }
 
 export interface ImportListOptions {
@@ -86,15 +81,47 @@ export interface ImportListOptions {
 export async function importListFiles(db: Db, files: readonly ListFile[], meta: CallMeta, options: ImportListOptions = {}): Promise<ImportReport> {
   if (files.length === 0) throw new Error("No files to import");
   return withImportLock(db, `${meta.actor.type}:${meta.actor.id}`, async (lease) => {
-    const { streamed, whole } = splitPepStream(files, options.streamPepBytes ?? LARGE_LIST_FILE_BYTES);
+    const { distinct, duplicates } = distinctFiles(files);
+    const { streamed, whole } = splitPepStream(distinct, options.streamPepBytes ?? LARGE_LIST_FILE_BYTES);
     const imports = await wholeImports(whole, options);
     if (streamed) imports.push(pepStreamImport(streamed, options.isDemo ?? false));
-    return recordImport(db, lease, imports, meta, {
+    const report = await recordImport(db, lease, imports, meta, {
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       allowMassRemoval: options.allowMassRemoval ?? false,
     });
+    return { ...report, duplicateFiles: duplicates };
   });
 }
+
+/**
+ * The files with identical content given more than once (one file named twice, a folder and a file
+ * in it, a copy under another name) taken once: read twice, a PEP file's persons would be imported
+ * twice and an OFAC CSV set would clash with itself. Sizes first, so only same-size files are hashed.
+ */
+export function distinctFiles(files: readonly ListFile[]): { distinct: ListFile[]; duplicates: DuplicateFile[] } {
+  const bySize = new Map<number, ListFile[]>();
+  for (const file of files) {
+    // A large file's bytes are read on first use: its size comes from the disk instead.
+    const size = file.path ? statSync(file.path).size : file.bytes.byteLength;
+    bySize.set(size, [...(bySize.get(size) ?? []), file]);
+  }
+  const sameAs = new Map<ListFile, ListFile>();
+  for (const [size, group] of bySize) {
+    if (group.length < 2) continue;
+    const first = new Map<string, ListFile>();
+    for (const file of group) {
+      const digest = file.path && size >= LARGE_LIST_FILE_BYTES ? fileSha256(file.path) : sha256Hex(file.bytes);
+      const earlier = first.get(digest);
+      if (earlier) sameAs.set(file, earlier);
+      else first.set(digest, file);
+    }
+  }
+  return {
+    distinct: files.filter((f) => !sameAs.has(f)),
+    duplicates: [...sameAs].map(([file, earlier]) => ({ file: file.path ?? file.name, sameAs: earlier.path ?? earlier.name })),
+  };
+}
+
 
 /**
  * The files parsed whole, one import per source. A function of its own so that nothing but the

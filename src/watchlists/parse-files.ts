@@ -10,11 +10,12 @@ import { parseOfacCsvSet } from "./importers/ofac/parse";
 import { parseFtmFiles, parseWikidataFiles, pepWarnings, streamFtmFiles, streamWikidataFiles } from "./importers/wikidata/files";
 import { newPepStreamStats, type PepStreamStats } from "./importers/wikidata/stream-stats";
 import { type ListFile, parseSingleFile } from "./parse-single";
+import { capWarnings, KEPT_WARNINGS } from "./warning-cap";
 
 export type { ListFile };
 
 export interface ParseListFilesOptions {
-  /** Warnings kept per list; the rest are counted in one last warning. Default 1000. */
+  /** Warnings kept per list; the rest are counted in one last warning. Default KEPT_WARNINGS (1000). */
   maxWarnings?: number;
 }
 
@@ -76,12 +77,6 @@ function parseOfacCsvFiles(items: readonly Detected[]): ParsedPart {
   return { list, inputs: items.map((i) => i.file), ...(publications.length > 1 ? { publications } : {}) };
 }
 
-function capWarnings(list: ParsedList, max: number): ParsedList {
-  if (list.warnings.length <= max) return list;
-  const rest = list.warnings.length - max;
-  return { ...list, warnings: [...list.warnings.slice(0, max), `… and ${rest} more warnings`] };
-}
-
 /**
  * Detects, parses and maps list files into one ParsedList per source and format. Companion
  * files are grouped by content (an OFAC CSV set; Wikidata label files are a lookup, not
@@ -130,7 +125,7 @@ export async function parseListParts(files: readonly ListFile[], opts: ParseList
   const order = (p: ParsedPart) => SOURCE_LISTS.indexOf(p.list.source);
   return parts
     .sort((a, b) => order(a) - order(b) || a.list.format.localeCompare(b.list.format))
-    .map((p) => ({ ...p, list: capWarnings(p.list, opts.maxWarnings ?? 1000) }));
+    .map((p) => ({ ...p, list: { ...p.list, warnings: capWarnings(p.list.warnings, opts.maxWarnings ?? KEPT_WARNINGS) } }));
 }
 
 const OFAC_XML_FORMATS: ReadonlySet<string> = new Set(["ofac-xml", "ofac-advanced-xml"]);

@@ -75,6 +75,9 @@ export const ImportReportResponse = z
         "One entry per source uploaded. An unchanged source (the same files as its serving version) carries that version with a zero diff (added, removed and changed 0): nothing changed; the version's own diff against its predecessor is in GET /v1/lists/version",
       ),
     durationMs: z.number(),
+    duplicateFiles: z
+      .array(z.object({ file: z.string().describe("The file given again"), sameAs: z.string().describe("The earlier file with the same content, which was read") }))
+      .describe("Files whose content is identical to an earlier file of the import (one file given twice, or a copy under another name): each content is read once; empty when there is none"),
     correlationId,
   })
   .describe("What the import recorded.");

@@ -63,7 +63,16 @@ describe("a missing input file", () => {
   test("lists import exits 2 and creates no data folder on the way", async () => {
     const dataDir = join(folder.dataDir, "new-appliance");
     const missing = join(folder.dataDir, "no-such-dir", "sdn.csv");
-    expectCleanFailure(await runCli(["lists", "import", join(SCREENING_FIXTURES, "sdn.csv"), missing], { dataDir }), 2, `error: no such file: ${missing}`);
+    expectCleanFailure(await runCli(["lists", "import", join(SCREENING_FIXTURES, "sdn.csv"), missing], { dataDir }), 2, `error: no such file or folder: ${missing}`);
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  test("lists import of a folder with no file to read exits 2 and creates no data folder", async () => {
+    const dataDir = join(folder.dataDir, "new-appliance");
+    const empty = join(folder.dataDir, "carried-in");
+    mkdirSync(join(empty, "ofac"), { recursive: true });
+    writeFileSync(join(empty, ".DS_Store"), "x");
+    expectCleanFailure(await runCli(["lists", "import", empty], { dataDir }), 2, `error: no list files in folder ${empty}: an import reads the folder's files (hidden files and subfolders are skipped)`);
     expect(existsSync(dataDir)).toBe(false);
   });
 

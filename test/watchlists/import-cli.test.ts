@@ -2,6 +2,7 @@
 // walk: editions of one list refused, warnings beyond the first few, an unchanged re-import, and the
 // UK list switched from OFSI's Consolidated List to the FCDO list.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { type CliFolder, cliFolder } from "../helpers/cli-folder";
 
@@ -35,13 +36,13 @@ describe("aml lists import", () => {
     expect((await folder.aml(["lists", "status"])).stdout).toContain("No list has been imported yet");
   });
 
-  test("says how many warnings it did not print, and `lists status --warnings` prints them all", async () => {
+  test("says how many warnings it did not print, and `lists status --warnings` prints them", async () => {
     const imported = await folder.aml(["lists", "import", ...SDN_AND_CONS_CSV]);
     expect(imported.code).toBe(0);
     const count = Number(row(imported.stdout, "OFAC").warnings);
     expect(count).toBe(61);
     expect(imported.stdout.match(/^warning \(OFAC\): /gm)).toHaveLength(5);
-    expect(imported.stdout).toContain(`… ${count - 5} more OFAC warning(s) not shown: \`aml lists status --warnings\` prints them all`);
+    expect(imported.stdout).toContain(`… ${count - 5} more OFAC warning(s) not shown: \`aml lists status --warnings\` prints them (or`);
     expect(imported.stdout).toMatch(/^warning \(OFAC\): id 9647 is in both sdn\.csv line \d+ and cons_prim\.csv line \d+: one party on both lists/m);
 
     const status = await folder.aml(["lists", "status", "--warnings"]);
@@ -72,5 +73,28 @@ describe("aml lists import", () => {
     const allowed = await folder.aml(["--json", "lists", "import", "--allow-mass-removal", ...fcdo]);
     expect(allowed.code).toBe(0);
     expect(JSON.parse(allowed.stdout).results[0].version).toMatchObject({ format: "uk-fcdo-summary-ods", diff: { removed: 4686 } });
+  });
+
+  test("a file given twice, and again as a copy, is read once, with a note naming each repeat", async () => {
+    const peps = shared("wikidata/opensanctions_ftm_sa_wiki_peps/entities.ftm.json")[0] ?? "";
+    const copy = join(folder.dataDir, "peps-copy.json");
+    copyFileSync(peps, copy);
+    const once = await folder.aml(["--json", "lists", "import", peps]);
+    const count = JSON.parse(once.stdout).results[0].version.entityCount as number;
+    expect(count).toBeGreaterThan(100);
+    // A new data folder, so the second import is recorded, not reported unchanged.
+    const other = cliFolder("aml-lists-import-dup-");
+    try {
+      const text = await other.aml(["lists", "import", peps, peps, copy]);
+      expect(text.code).toBe(0);
+      expect(Number(row(text.stdout, "WIKIDATA").entities)).toBe(count);
+      expect(text.stdout).toContain(`note: ${peps} has the same content as ${peps}: read once`);
+      expect(text.stdout).toContain(`note: ${copy} has the same content as ${peps}: read once`);
+      const json = JSON.parse((await other.aml(["--json", "lists", "import", copy, peps])).stdout);
+      expect(json.duplicateFiles).toEqual([{ file: peps, sameAs: copy }]);
+      expect(json.results[0].version.files.map((f: { name: string }) => f.name)).toEqual(["peps-copy.json"]);
+    } finally {
+      other.close();
+    }
   });
 });

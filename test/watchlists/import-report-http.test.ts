@@ -65,4 +65,16 @@ describe("POST /v1/lists/import", () => {
     expect(report.results[0]?.status).toBe("unchanged");
     expect(report.results[0]?.version.diff).toEqual({ added: 0, removed: 0, changed: 0, unchanged: 1003 });
   });
+
+  test("one file uploaded twice (a PEP file, under two names) is read once and named in duplicateFiles", async () => {
+    const peps = file("wikidata/opensanctions_ftm_sa_wiki_peps/entities.ftm.json");
+    const once = (await (await upload([peps])).json()) as { results: Array<{ version: { entityCount: number } }> };
+    const twice = await upload([peps, { name: "copy.ftm.json", bytes: peps.bytes }]);
+    expect(twice.status).toBe(201);
+    const report = (await twice.json()) as { duplicateFiles: unknown; results: Array<{ status: string; version: { entityCount: number; files: Array<{ name: string }> } }> };
+    expect(report.duplicateFiles).toEqual([{ file: "copy.ftm.json", sameAs: "entities.ftm.json" }]);
+    expect(report.results[0]?.status).toBe("unchanged");
+    expect(report.results[0]?.version.entityCount).toBe(once.results[0]?.version.entityCount ?? -1);
+    expect(report.results[0]?.version.files.map((f) => f.name)).toEqual(["entities.ftm.json"]);
+  });
 });

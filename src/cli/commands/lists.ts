@@ -4,8 +4,9 @@ import { latestSnapshot, listVersions, snapshotVersions } from "@/watchlists/sto
 import type { ImportReport, ListVersion } from "@/watchlists/store/types";
 import { MASS_REMOVAL_FLOOR, MASS_REMOVAL_SHARE } from "@/watchlists/errors";
 import { ageInDays, DEMO_NOTICE } from "@/watchlists/version-view";
+import { KEPT_WARNINGS, warningTotal } from "@/watchlists/warning-cap";
 import { cliMeta, withContext } from "../context";
-import { requireInputFiles } from "../paths";
+import { requireListPaths } from "../paths";
 import { printJson, printTable } from "../output";
 import { progressReporter } from "../progress";
 
@@ -21,7 +22,7 @@ export function registerLists(program: Command): void {
     )
     .action((paths: string[], options: { allowMassRemoval?: boolean }, command: Command) => {
       // Before the context: a mistyped path must not create a data folder on the way to failing.
-      requireInputFiles(paths);
+      requireListPaths(paths);
       return withContext(command, (ctx, json) => importLists(ctx, paths, json, options.allowMassRemoval ?? false), { setsUp: true });
     });
 
@@ -71,7 +72,8 @@ const SHOWN_WARNINGS = 5;
 
 function printAllWarnings(versions: readonly ListVersion[]): void {
   for (const v of versions) {
-    console.log(`\n${v.source} version ${v.id}: ${v.warnings.length === 0 ? "no warnings" : `${v.warnings.length} warning(s)`}`);
+    const total = warningTotal(v.warnings);
+    console.log(`\n${v.source} version ${v.id}: ${total === 0 ? "no warnings" : `${total} warning(s)${total > v.warnings.length ? ` (the first ${KEPT_WARNINGS.toLocaleString("en-US")} kept; a last line counts the rest)` : ""}`}`);
     for (const w of v.warnings) console.log(`warning (${v.source}): ${w}`);
   }
 }
@@ -104,18 +106,21 @@ function printImportReport(report: ImportReport): void {
       added: r.version.diff.added,
       removed: r.version.diff.removed,
       changed: r.version.diff.changed,
-      warnings: r.version.warnings.length,
+      warnings: warningTotal(r.version.warnings),
     })),
     ["source", "status", "format", "published", "entities", "names", "added", "removed", "changed", "warnings"],
   );
   console.log(`\nsnapshot ${report.snapshot?.id ?? "-"} in ${(report.durationMs / 1000).toFixed(1)} s`);
+  for (const d of report.duplicateFiles) console.log(`note: ${d.file} has the same content as ${d.sameAs}: read once`);
   for (const r of report.results) printFirstWarnings(r.source, r.version.warnings);
 }
 
 function printFirstWarnings(source: string, warnings: readonly string[]): void {
   for (const w of warnings.slice(0, SHOWN_WARNINGS)) console.log(`warning (${source}): ${w}`);
-  const hidden = warnings.length - SHOWN_WARNINGS;
+  const hidden = warningTotal(warnings) - Math.min(SHOWN_WARNINGS, warnings.length);
   if (hidden > 0) {
-    console.log(`… ${hidden} more ${source} warning(s) not shown: \`aml lists status --warnings\` prints them all (or \`aml --json lists status\`, versions[].warnings)`);
+    console.log(
+      `… ${hidden} more ${source} warning(s) not shown: \`aml lists status --warnings\` prints them (or \`aml --json lists status\`, versions[].warnings; the first ${KEPT_WARNINGS.toLocaleString("en-US")} of a list are kept)`,
+    );
   }
 }

@@ -10,7 +10,7 @@ import { entityRow } from "./entity-row";
 import type { ImportLease } from "./import-lock";
 import { latestSnapshot } from "./read";
 import { toVersion, type VersionRow } from "./rows";
-import type { EntityRow, ImportProgress, ImportReport, ListSnapshot, ListVersion, SourceImport, SourceImportResult } from "./types";
+import type { EntityRow, ImportProgress, ListSnapshot, ListVersion, RecordedImport, SourceImport, SourceImportResult } from "./types";
 
 /**
  * Entity rows per write transaction. Small, so the write lock is held briefly and the batch's JSON
@@ -36,7 +36,7 @@ export async function recordImport(
   imports: readonly SourceImport[],
   meta: CallMeta,
   options: { at?: Date; onProgress?: ImportProgress; allowMassRemoval?: boolean } = {},
-): Promise<ImportReport> {
+): Promise<RecordedImport> {
   const started = performance.now();
   const at = options.at ?? new Date();
   removeOrphans(db, lease);

@@ -65,6 +65,19 @@ export interface ImportReport {
   snapshot: ListSnapshot | null;
   results: SourceImportResult[];
   durationMs: number;
+  /** Files given more than once (identical content): each was read once. */
+  duplicateFiles: DuplicateFile[];
+}
+
+/** What recordImport reports; importListFiles adds the files it did not read twice. */
+export type RecordedImport = Omit<ImportReport, "duplicateFiles">;
+
+/** A file whose content is identical to an earlier file of the same import, so it was not read again. */
+export interface DuplicateFile {
+  /** Its path (the CLI) or upload name. */
+  file: string;
+  /** The earlier file with the same content, which was read. */
+  sameAs: string;
 }
 
 export type ImportProgress = (event: { source: SourceList; phase: "entities" | "diff" | "commit"; done: number }) => void;
