@@ -21,8 +21,10 @@ const SPELLINGS: Record<string, readonly string[]> = {
   f: ["f", "ph", "p", "v"],
   p: ["p", "b", "f"],
   b: ["b", "p"],
-  s: ["s", "ss", "c", "z"],
-  z: ["z", "s", "dh"],
+  // Not s for z nor z for s: no romanisation in the lists writes ز as s or س as z, and allowing it
+  // let Zarei match Suri and Razi Rossiya (docs/matching.md).
+  s: ["s", "ss", "c"],
+  z: ["z", "dh"],
   t: ["t", "tt"],
   d: ["d", "dh"],
 };
