@@ -22,14 +22,22 @@ export function requireInputFiles(paths: readonly string[]): void {
 }
 
 /**
- * Refuses (exit 2) list paths that do not exist and folders with no file an import would read, before
- * a data folder is opened or created for them.
+ * Refuses (exit 2) list paths that are not files or folders (a typo, "-", a device) and folders with
+ * no file an import would read, before a data folder is opened or created for them.
  */
 export function requireListPaths(paths: readonly string[]): void {
   for (const path of paths) {
-    if (!existsSync(path)) throw invalidInput(`no such file or folder: ${path}`);
-    if (statSync(path).isDirectory() && listFolderFiles(path).length === 0) {
-      throw invalidInput(`no list files in folder ${path}: an import reads the folder's files (hidden files and subfolders are skipped)`);
+    if (!existsSync(path)) throw invalidInput(`no such file or folder: ${path}${path === "-" ? " (lists import reads files and folders, not standard input)" : ""}`);
+    const stat = statSync(path);
+    if (!stat.isFile() && !stat.isDirectory()) throw invalidInput(`not a file or folder: ${path} (lists import reads files and folders, not standard input or devices)`);
+    if (stat.isDirectory()) {
+      let files: number;
+      try {
+        files = listFolderFiles(path).length;
+      } catch (error) {
+        throw invalidInput(error instanceof Error ? error.message : String(error));
+      }
+      if (files === 0) throw invalidInput(`no files in folder ${path}: an import reads the folder's files (hidden files and subfolders are skipped)`);
     }
   }
 }

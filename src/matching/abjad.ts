@@ -21,8 +21,8 @@ const SPELLINGS: Record<string, readonly string[]> = {
   f: ["f", "ph", "p", "v"],
   p: ["p", "b", "f"],
   b: ["b", "p"],
-  // Not s for z nor z for s: no romanisation in the lists writes ز as s or س as z, and allowing it
-  // let Zarei match Suri and Razi Rossiya (docs/matching.md).
+  // Not s for z nor z for s: no romanisation in the lists writes ز as s or س as z (Indonesian and
+  // Malay "Azis", "Hafis" do), and allowing it let Zarei match Suri and Razi Rossiya (docs/matching.md).
   s: ["s", "ss", "c"],
   z: ["z", "dh"],
   t: ["t", "tt"],

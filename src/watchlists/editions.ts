@@ -8,9 +8,15 @@ export interface EditionSummary {
   publishedAt: string | null;
 }
 
+/** An edition in a refusal: publishedAt in the API's UTC form, and the day that was compared. */
+export interface ClashingEdition extends EditionSummary {
+  /** The publication day as the publisher wrote it (publicationDay); null when undated. */
+  publicationDay: string | null;
+}
+
 /** Two editions of one list, published on different dates (or not provably the same), in one import. */
 export interface EditionClash {
-  editions: readonly [EditionSummary, EditionSummary];
+  editions: readonly [ClashingEdition, ClashingEdition];
   /** Records (external ids) the two have in common. */
   shared: number;
 }
@@ -60,8 +66,8 @@ function sharedCount(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
  */
 export function publicationDay(publishedAt: string | null): string | null {
   if (publishedAt === null) return null;
-  const day = /^\s*(\d{4}-\d{2}-\d{2})(?:$|[T\s])/.exec(publishedAt)?.[1];
-  return day ?? publishedAtUtc(publishedAt);
+  // A date, a date with a zone ("2025-08-02Z", "2025-08-02+02:00") or a date-time: its date part.
+  return /^\s*(\d{4}-\d{2}-\d{2})(?:$|[T\sZz+-])/.exec(publishedAt)?.[1] ?? publishedAt;
 }
 
 /**
@@ -84,7 +90,13 @@ export function relateEditions(a: Edition, b: Edition): { relation: EditionRelat
 }
 
 export function editionClash(a: Edition, b: Edition, shared: number): EditionClash {
-  // The form every version's publishedAt takes in the API, so the two compare as text.
-  const summary = (e: Edition): EditionSummary => ({ files: [...e.files], format: e.format, publishedAt: publishedAtUtc(e.publishedAt) });
+  // publishedAt in the form every version's takes in the API, so the two compare as text; the day
+  // as compared, which may differ from publishedAt's UTC day.
+  const summary = (e: Edition): ClashingEdition => ({
+    files: [...e.files],
+    format: e.format,
+    publishedAt: publishedAtUtc(e.publishedAt),
+    publicationDay: publicationDay(e.publishedAt),
+  });
   return { editions: [summary(a), summary(b)], shared };
 }

@@ -1,4 +1,4 @@
-import { type EditionClash, type EditionSummary, publicationDay, ukPublication } from "./editions";
+import { type ClashingEdition, type EditionClash, ukPublication } from "./editions";
 
 /**
  * A list file that cannot be imported as a whole. Thrown instead of returning a partial
@@ -84,8 +84,8 @@ export class EditionConflictError extends Error {
   }
 }
 
-function describeEdition(e: EditionSummary): string {
-  const day = publicationDay(e.publishedAt);
+function describeEdition(e: ClashingEdition): string {
+  const day = e.publicationDay;
   return `${e.files.join(" + ")} (${e.format}, ${day === null ? "undated" : `published ${day}`})`;
 }
 

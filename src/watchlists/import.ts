@@ -96,32 +96,45 @@ export async function importListFiles(db: Db, files: readonly ListFile[], meta: 
 /**
  * The files with identical content given more than once (one file named twice, a folder and a file
  * in it, a copy under another name) taken once: read twice, a PEP file's persons would be imported
- * twice and an OFAC CSV set would clash with itself. Sizes first, so only same-size files are hashed.
+ * twice and an OFAC CSV set would clash with itself. One file on disk (same device and inode) is
+ * recognised without reading it; other files of the same size are compared by sha256.
  */
 export function distinctFiles(files: readonly ListFile[]): { distinct: ListFile[]; duplicates: DuplicateFile[] } {
-  const bySize = new Map<number, ListFile[]>();
+  const bySize = new Map<number, Array<{ file: ListFile; identity?: string }>>();
   for (const file of files) {
     // A large file's bytes are read on first use: its size comes from the disk instead.
-    const size = file.path ? statSync(file.path).size : file.bytes.byteLength;
-    bySize.set(size, [...(bySize.get(size) ?? []), file]);
+    const stat = file.path ? statSync(file.path) : undefined;
+    const size = stat ? stat.size : file.bytes.byteLength;
+    bySize.set(size, [...(bySize.get(size) ?? []), { file, ...(stat ? { identity: `${stat.dev}:${stat.ino}` } : {}) }]);
   }
   const sameAs = new Map<ListFile, ListFile>();
   for (const [size, group] of bySize) {
     if (group.length < 2) continue;
-    const first = new Map<string, ListFile>();
-    for (const file of group) {
+    const byIdentity = new Map<string, ListFile>();
+    const byDigest = new Map<string, ListFile>();
+    for (const { file, identity } of group) {
+      const sameFile = identity === undefined ? undefined : byIdentity.get(identity);
+      if (sameFile) {
+        sameAs.set(file, sameFile);
+        continue;
+      }
+      if (identity !== undefined) byIdentity.set(identity, file);
       const digest = file.path && size >= LARGE_LIST_FILE_BYTES ? fileSha256(file.path) : sha256Hex(file.bytes);
-      const earlier = first.get(digest);
+      const earlier = byDigest.get(digest);
       if (earlier) sameAs.set(file, earlier);
-      else first.set(digest, file);
+      else byDigest.set(digest, file);
     }
   }
+  const label = (f: ListFile) => f.path ?? f.name;
   return {
     distinct: files.filter((f) => !sameAs.has(f)),
-    duplicates: [...sameAs].map(([file, earlier]) => ({ file: file.path ?? file.name, sameAs: earlier.path ?? earlier.name })),
+    // In the order given, each with the first file of its content.
+    duplicates: files.flatMap((f) => {
+      const earlier = sameAs.get(f);
+      return earlier ? [{ file: label(f), sameAs: label(earlier) }] : [];
+    }),
   };
 }
-
 
 /**
  * The files parsed whole, one import per source. A function of its own so that nothing but the

@@ -9,13 +9,18 @@ export const KEPT_WARNINGS = 1000;
 
 const MORE_RE = /^… and (\d+) more warnings$/;
 
-/** The first `max` warnings, then one line counting the rest. */
+/**
+ * The first `max` warnings, then one line counting the rest. Count lines already in the input (a
+ * list merged from capped parts, or capped again when stored) are folded into that one count, so
+ * the total survives any number of caps.
+ */
 export function capWarnings(warnings: readonly string[], max: number): string[] {
-  if (warnings.length <= max) return [...warnings];
-  return [...warnings.slice(0, max), `… and ${warnings.length - max} more warnings`];
+  const total = warningTotal(warnings);
+  const kept = warnings.filter((w) => !MORE_RE.test(w)).slice(0, max);
+  return total > kept.length ? [...kept, `… and ${total - kept.length} more warnings`] : kept;
 }
 
-/** How many warnings there were, counting those a cap line stands for (a merged list may hold several). */
+/** How many warnings there were, counting those a cap line stands for. */
 export function warningTotal(warnings: readonly string[]): number {
   let total = 0;
   for (const w of warnings) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type CliResult, runCli } from "../helpers/cli";
 import { type CliFolder, cliFolder, expectCleanFailure } from "../helpers/cli-folder";
@@ -72,7 +72,18 @@ describe("a missing input file", () => {
     const empty = join(folder.dataDir, "carried-in");
     mkdirSync(join(empty, "ofac"), { recursive: true });
     writeFileSync(join(empty, ".DS_Store"), "x");
-    expectCleanFailure(await runCli(["lists", "import", empty], { dataDir }), 2, `error: no list files in folder ${empty}: an import reads the folder's files (hidden files and subfolders are skipped)`);
+    expectCleanFailure(await runCli(["lists", "import", empty], { dataDir }), 2, `error: no files in folder ${empty}: an import reads the folder's files (hidden files and subfolders are skipped)`);
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  test("lists import of standard input, a device or a folder with a broken link exits 2 and creates no data folder", async () => {
+    const dataDir = join(folder.dataDir, "new-appliance");
+    expectCleanFailure(await runCli(["lists", "import", "-"], { dataDir }), 2, "error: no such file or folder: - (lists import reads files and folders, not standard input)");
+    expectCleanFailure(await runCli(["lists", "import", "/dev/null"], { dataDir }), 2, "error: not a file or folder: /dev/null");
+    const linked = join(folder.dataDir, "linked");
+    mkdirSync(linked, { recursive: true });
+    symlinkSync(join(linked, "gone.xml"), join(linked, "un.xml"));
+    expectCleanFailure(await runCli(["lists", "import", linked], { dataDir }), 2, `error: cannot read ${join(linked, "un.xml")} in folder ${linked} (a broken link, or removed)`);
     expect(existsSync(dataDir)).toBe(false);
   });
 

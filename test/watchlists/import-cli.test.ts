@@ -2,7 +2,7 @@
 // walk: editions of one list refused, warnings beyond the first few, an unchanged re-import, and the
 // UK list switched from OFSI's Consolidated List to the FCDO list.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { copyFileSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type CliFolder, cliFolder } from "../helpers/cli-folder";
 
@@ -51,6 +51,23 @@ describe("aml lists import", () => {
     expect((await folder.aml(["lists", "status"])).stdout).not.toContain("warning (");
   });
 
+  test("over the 1,000 warnings a version keeps, the count still includes every warning", async () => {
+    // The real PEP file, plus 1,200 persons without a name: one warning each.
+    const peps = readFileSync(shared("wikidata/opensanctions_ftm_sa_wiki_peps/entities.ftm.json")[0] ?? "", "utf8");
+    const nameless = Array.from({ length: 1200 }, (_, i) => JSON.stringify({ id: `Qx${i}`, schema: "Person", properties: {}, target: true }));
+    const file = join(folder.dataDir, "peps.ftm.json");
+    writeFileSync(file, `${peps.trimEnd()}\n${nameless.join("\n")}\n`);
+    const imported = await folder.aml(["lists", "import", file]);
+    expect(imported.code).toBe(0);
+    const total = Number(row(imported.stdout, "WIKIDATA").warnings);
+    expect(total).toBeGreaterThanOrEqual(1200);
+    expect(imported.stdout).toContain(`… ${total - 5} more WIKIDATA warning(s) not shown`);
+    const status = await folder.aml(["lists", "status", "--warnings"]);
+    expect(status.stdout).toContain(`: ${total} warning(s) (the first 1,000 kept; the last line counts the rest)`);
+    expect(status.stdout.match(/^warning \(WIKIDATA\): /gm)).toHaveLength(1001);
+    expect(status.stdout).toContain(`warning (WIKIDATA): … and ${total - 1000} more warnings`);
+  });
+
   test("an unchanged re-import shows 0 added and 0 removed, in text and in --json", async () => {
     expect((await folder.aml(["lists", "import", ...shared("un/snapshots/consolidated_2023-03-09.xml")])).code).toBe(0);
     const newer = await folder.aml(["lists", "import", ...shared("un/consolidated.xml")]);
@@ -88,7 +105,7 @@ describe("aml lists import", () => {
       const text = await other.aml(["lists", "import", peps, peps, copy]);
       expect(text.code).toBe(0);
       expect(Number(row(text.stdout, "WIKIDATA").entities)).toBe(count);
-      expect(text.stdout).toContain(`note: ${peps} has the same content as ${peps}: read once`);
+      expect(text.stdout).toContain(`note: ${peps} was given more than once: read once`);
       expect(text.stdout).toContain(`note: ${copy} has the same content as ${peps}: read once`);
       const json = JSON.parse((await other.aml(["--json", "lists", "import", copy, peps])).stdout);
       expect(json.duplicateFiles).toEqual([{ file: peps, sameAs: copy }]);

@@ -29,7 +29,7 @@ interface EditionProblem {
   code: string;
   detail: string;
   errors: Array<{ field: string; message: string }>;
-  editionConflicts: Array<{ source: string; shared: number; editions: Array<{ files: string[]; format: string; publishedAt: string | null }> }>;
+  editionConflicts: Array<{ source: string; shared: number; editions: Array<{ files: string[]; format: string; publishedAt: string | null; publicationDay: string | null }> }>;
 }
 
 describe("POST /v1/lists/import", () => {
@@ -49,8 +49,8 @@ describe("POST /v1/lists/import", () => {
         source: "OFAC",
         shared: 369,
         editions: [
-          { files: ["cons_advanced.xml"], format: "ofac-advanced-xml", publishedAt: "2020-03-17T00:00:00.000Z" },
-          { files: ["consolidated.xml"], format: "ofac-xml", publishedAt: "2023-03-08T00:00:00.000Z" },
+          { files: ["cons_advanced.xml"], format: "ofac-advanced-xml", publishedAt: "2020-03-17T00:00:00.000Z", publicationDay: "2020-03-17" },
+          { files: ["consolidated.xml"], format: "ofac-xml", publishedAt: "2023-03-08T00:00:00.000Z", publicationDay: "2023-03-08" },
         ],
       },
     ]);

@@ -73,7 +73,7 @@ const SHOWN_WARNINGS = 5;
 function printAllWarnings(versions: readonly ListVersion[]): void {
   for (const v of versions) {
     const total = warningTotal(v.warnings);
-    console.log(`\n${v.source} version ${v.id}: ${total === 0 ? "no warnings" : `${total} warning(s)${total > v.warnings.length ? ` (the first ${KEPT_WARNINGS.toLocaleString("en-US")} kept; a last line counts the rest)` : ""}`}`);
+    console.log(`\n${v.source} version ${v.id}: ${total === 0 ? "no warnings" : `${total} warning(s)${total > v.warnings.length ? ` (the first ${KEPT_WARNINGS.toLocaleString("en-US")} kept; the last line counts the rest)` : ""}`}`);
     for (const w of v.warnings) console.log(`warning (${v.source}): ${w}`);
   }
 }
@@ -111,7 +111,9 @@ function printImportReport(report: ImportReport): void {
     ["source", "status", "format", "published", "entities", "names", "added", "removed", "changed", "warnings"],
   );
   console.log(`\nsnapshot ${report.snapshot?.id ?? "-"} in ${(report.durationMs / 1000).toFixed(1)} s`);
-  for (const d of report.duplicateFiles) console.log(`note: ${d.file} has the same content as ${d.sameAs}: read once`);
+  for (const d of report.duplicateFiles) {
+    console.log(d.file === d.sameAs ? `note: ${d.file} was given more than once: read once` : `note: ${d.file} has the same content as ${d.sameAs}: read once`);
+  }
   for (const r of report.results) printFirstWarnings(r.source, r.version.warnings);
 }
 

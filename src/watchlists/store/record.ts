@@ -1,4 +1,5 @@
 import { publishedAtUtc } from "../published-at";
+import { capWarnings, KEPT_WARNINGS } from "../warning-cap";
 import { appendAudit } from "@/audit/append";
 import { SYSTEM_CHAIN } from "@/audit/chain";
 import type { CallMeta } from "@/context";
@@ -107,7 +108,8 @@ export async function recordImport(
         removed: built.removed,
         changed: built.changed,
         unchanged: built.unchanged,
-        warnings: JSON.stringify(item.warnings.slice(0, 1000)),
+        // Capped again here: a streamed PEP list and a merged list reach this uncapped or over the cap.
+        warnings: JSON.stringify(capWarnings(item.warnings, KEPT_WARNINGS)),
         is_demo: item.isDemo ? 1 : 0,
       };
       pending.push(row);

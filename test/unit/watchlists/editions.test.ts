@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { type Edition, relateEditions } from "@/watchlists/editions";
+import { type Edition, editionClash, publicationDay, relateEditions } from "@/watchlists/editions";
 import { EditionConflictError, MassRemovalError } from "@/watchlists/errors";
 
 const ids = (from: number, to: number): Set<string> => new Set(Array.from({ length: to - from }, (_, i) => String(from + i)));
@@ -37,8 +37,8 @@ describe("EditionConflictError", () => {
     const error = new EditionConflictError("OFAC", [
       {
         editions: [
-          { files: ["cons_prim.csv", "cons_add.csv"], format: "ofac-csv", publishedAt: null },
-          { files: ["consolidated.xml"], format: "ofac-xml", publishedAt: "2023-03-08" },
+          { files: ["cons_prim.csv", "cons_add.csv"], format: "ofac-csv", publishedAt: null, publicationDay: null },
+          { files: ["consolidated.xml"], format: "ofac-xml", publishedAt: "2023-03-08T00:00:00.000Z", publicationDay: "2023-03-08" },
         ],
         shared: 440,
       },
@@ -47,6 +47,28 @@ describe("EditionConflictError", () => {
     expect(error.message).toContain("cons_prim.csv + cons_add.csv (ofac-csv, undated) and consolidated.xml (ofac-xml, published 2023-03-08) share 440 records");
     expect(error.message).toContain("Nothing was published");
     expect(error.message).toContain("Import one edition of each list");
+  });
+});
+
+describe("editionClash", () => {
+  test("names each edition by the day that was compared, while publishedAt is the API's UTC instant", () => {
+    const xml = edition("eu-xml", "2025-08-02T01:30:00+02:00", ids(0, 10), ["eu.xml"]);
+    const csv = edition("eu-csv", "2025-08-01", ids(0, 10), ["eu.csv"]);
+    expect(relateEditions(xml, csv).relation).toBe("conflict");
+    const clash = editionClash(xml, csv, 10);
+    expect(clash.editions[0]).toEqual({ files: ["eu.xml"], format: "eu-xml", publishedAt: "2025-08-01T23:30:00.000Z", publicationDay: "2025-08-02" });
+    const message = new EditionConflictError("EU", [clash]).message;
+    expect(message).toContain("eu.xml (eu-xml, published 2025-08-02) and eu.csv (eu-csv, published 2025-08-01) share 10 records");
+  });
+
+  test.each([
+    ["2025-08-02", "2025-08-02"],
+    ["2025-08-02Z", "2025-08-02"],
+    ["2025-08-02+02:00", "2025-08-02"],
+    ["2025-08-02T23:59:59-05:00", "2025-08-02"],
+    ["08/02/2025", "08/02/2025"],
+  ])("the publication day of %s is %s", (raw, day) => {
+    expect(publicationDay(raw)).toBe(day);
   });
 });
 

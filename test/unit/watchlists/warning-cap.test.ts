@@ -16,8 +16,13 @@ describe("capWarnings and warningTotal", () => {
     expect(warningTotal(capped)).toBe(1250);
   });
 
-  test("a list merged from two capped parts counts both cap lines", () => {
+  test("a list merged from two capped parts counts both cap lines, and capping it again keeps the total", () => {
     const merged = [...capWarnings(numbered(12, "a"), 10), ...capWarnings(numbered(7, "b"), 5), "merge note"];
     expect(warningTotal(merged)).toBe(12 + 7 + 1);
+    const again = capWarnings(merged, 8);
+    expect(again).toEqual([...numbered(8, "a"), "… and 12 more warnings"]);
+    expect(warningTotal(again)).toBe(20);
+    expect(capWarnings(merged, 100)).toHaveLength(10 + 5 + 1 + 1);
+    expect(warningTotal(capWarnings(merged, 100))).toBe(20);
   });
 });
