@@ -27,8 +27,8 @@ export function requireInputFiles(paths: readonly string[]): void {
  */
 export function requireListPaths(paths: readonly string[]): void {
   for (const path of paths) {
-    if (!existsSync(path)) throw invalidInput(`no such file or folder: ${path}${path === "-" ? " (lists import reads files and folders, not standard input)" : ""}`);
-    const stat = statSync(path);
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (!stat) throw invalidInput(`no such file or folder: ${path}${path === "-" ? " (lists import reads files and folders, not standard input)" : ""}`);
     if (!stat.isFile() && !stat.isDirectory()) throw invalidInput(`not a file or folder: ${path} (lists import reads files and folders, not standard input or devices)`);
     if (stat.isDirectory()) {
       let files: number;

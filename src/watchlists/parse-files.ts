@@ -10,14 +10,8 @@ import { parseOfacCsvSet } from "./importers/ofac/parse";
 import { parseFtmFiles, parseWikidataFiles, pepWarnings, streamFtmFiles, streamWikidataFiles } from "./importers/wikidata/files";
 import { newPepStreamStats, type PepStreamStats } from "./importers/wikidata/stream-stats";
 import { type ListFile, parseSingleFile } from "./parse-single";
-import { capWarnings, KEPT_WARNINGS } from "./warning-cap";
 
 export type { ListFile };
-
-export interface ParseListFilesOptions {
-  /** Warnings kept per list; the rest are counted in one last warning. Default KEPT_WARNINGS (1000). */
-  maxWarnings?: number;
-}
 
 interface Detected {
   file: ListFile;
@@ -83,12 +77,12 @@ function parseOfacCsvFiles(items: readonly Detected[]): ParsedPart {
  * entities). Any fatal problem throws ListParseError naming the file and location, and then
  * nothing is returned: a list is imported whole or not at all.
  */
-export async function parseListFiles(files: ListFile[], opts: ParseListFilesOptions = {}): Promise<ParsedList[]> {
-  return (await parseListParts(files, opts)).map((part) => part.list);
+export async function parseListFiles(files: ListFile[]): Promise<ParsedList[]> {
+  return (await parseListParts(files)).map((part) => part.list);
 }
 
 /** parseListFiles, with the input files and publications each list was read from. */
-export async function parseListParts(files: readonly ListFile[], opts: ParseListFilesOptions = {}): Promise<ParsedPart[]> {
+export async function parseListParts(files: readonly ListFile[]): Promise<ParsedPart[]> {
   const detected: Detected[] = files.map((file) => ({ file, detection: detectListFile(file) }));
   const byFormat = new Map<ListFormat, Detected[]>();
   for (const d of detected) byFormat.set(d.detection.format, [...(byFormat.get(d.detection.format) ?? []), d]);
@@ -123,9 +117,8 @@ export async function parseListParts(files: readonly ListFile[], opts: ParseList
     for (const { file, detection } of items) parts.push({ list: parseSingleFile(file, detection), inputs: [file] });
   }
   const order = (p: ParsedPart) => SOURCE_LISTS.indexOf(p.list.source);
-  return parts
-    .sort((a, b) => order(a) - order(b) || a.list.format.localeCompare(b.list.format))
-    .map((p) => ({ ...p, list: { ...p.list, warnings: capWarnings(p.list.warnings, opts.maxWarnings ?? KEPT_WARNINGS) } }));
+  // Warnings are kept whole here and capped once, where a version is stored (store/record.ts).
+  return parts.sort((a, b) => order(a) - order(b) || a.list.format.localeCompare(b.list.format));
 }
 
 const OFAC_XML_FORMATS: ReadonlySet<string> = new Set(["ofac-xml", "ofac-advanced-xml"]);

@@ -11,8 +11,8 @@ const MORE_RE = /^… and (\d+) more warnings$/;
 
 /**
  * The first `max` warnings, then one line counting the rest. Count lines already in the input (a
- * list merged from capped parts, or capped again when stored) are folded into that one count, so
- * the total survives any number of caps.
+ * stored version's, capped again) are folded into that one count, so the total survives any number
+ * of caps.
  */
 export function capWarnings(warnings: readonly string[], max: number): string[] {
   const total = warningTotal(warnings);

@@ -67,7 +67,7 @@ export function registerLists(program: Command): void {
     );
 }
 
-/** Warnings an import prints per source; the rest are counted, and `lists status --warnings` prints them all. */
+/** Warnings an import prints per source; the rest are counted, and `lists status --warnings` prints every one kept. */
 const SHOWN_WARNINGS = 5;
 
 function printAllWarnings(versions: readonly ListVersion[]): void {

@@ -108,7 +108,7 @@ export async function recordImport(
         removed: built.removed,
         changed: built.changed,
         unchanged: built.unchanged,
-        // Capped again here: a streamed PEP list and a merged list reach this uncapped or over the cap.
+        // The one place warnings are capped: parsed, streamed and merged lists all reach it whole.
         warnings: JSON.stringify(capWarnings(item.warnings, KEPT_WARNINGS)),
         is_demo: item.isDemo ? 1 : 0,
       };
