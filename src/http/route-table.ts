@@ -6,13 +6,17 @@ export interface RouteTable {
   entries: ReadonlyArray<{ method: string; pattern: RegExp; literal: boolean }>;
 }
 
+/** A path parameter (":id") or a wildcard ("*"), as Elysia writes them. */
+function isParamSegment(segment: string): boolean {
+  return segment.startsWith(":") || segment === "*";
+}
+
 function toPattern(path: string): RegExp {
   const escaped = path
     .split("/")
     .map((segment) => {
-      if (segment.startsWith(":")) return "[^/]+";
-      if (segment === "*") return ".*";
-      return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      if (!isParamSegment(segment)) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      return segment === "*" ? ".*" : "[^/]+";
     })
     .join("/");
   return new RegExp(`^${escaped}/?$`);
@@ -23,7 +27,7 @@ export function routeTable(app: AnyElysia): RouteTable {
     entries: app.routes.map((route) => ({
       method: route.method.toUpperCase(),
       pattern: toPattern(route.path),
-      literal: !route.path.split("/").some((segment) => segment.startsWith(":") || segment === "*"),
+      literal: !route.path.split("/").some(isParamSegment),
     })),
   };
 }

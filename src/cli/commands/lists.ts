@@ -69,13 +69,21 @@ export function registerLists(program: Command): void {
 
 /** Warnings an import prints per source; the rest are counted, and `lists status --warnings` prints every one kept. */
 const SHOWN_WARNINGS = 5;
+/** KEPT_WARNINGS as the messages write it. */
+const KEPT = KEPT_WARNINGS.toLocaleString("en-US");
 
 function printAllWarnings(versions: readonly ListVersion[]): void {
   for (const v of versions) {
     const total = warningTotal(v.warnings);
-    console.log(`\n${v.source} version ${v.id}: ${total === 0 ? "no warnings" : `${total} warning(s)${total > v.warnings.length ? ` (the first ${KEPT_WARNINGS.toLocaleString("en-US")} kept; the last line counts the rest)` : ""}`}`);
-    for (const w of v.warnings) console.log(`warning (${v.source}): ${w}`);
+    let summary = total === 0 ? "no warnings" : `${total} warning(s)`;
+    if (total > v.warnings.length) summary += ` (the first ${KEPT} kept; the last line counts the rest)`;
+    console.log(`\n${v.source} version ${v.id}: ${summary}`);
+    for (const w of v.warnings) printWarning(v.source, w);
   }
+}
+
+function printWarning(source: string, warning: string): void {
+  console.log(`warning (${source}): ${warning}`);
 }
 
 async function importLists(ctx: AppContext, paths: string[], json: boolean, allowMassRemoval: boolean): Promise<void> {
@@ -118,11 +126,11 @@ function printImportReport(report: ImportReport): void {
 }
 
 function printFirstWarnings(source: string, warnings: readonly string[]): void {
-  for (const w of warnings.slice(0, SHOWN_WARNINGS)) console.log(`warning (${source}): ${w}`);
+  for (const w of warnings.slice(0, SHOWN_WARNINGS)) printWarning(source, w);
   const hidden = warningTotal(warnings) - Math.min(SHOWN_WARNINGS, warnings.length);
   if (hidden > 0) {
     console.log(
-      `… ${hidden} more ${source} warning(s) not shown: \`aml lists status --warnings\` prints them (or \`aml --json lists status\`, versions[].warnings; the first ${KEPT_WARNINGS.toLocaleString("en-US")} of a list are kept)`,
+      `… ${hidden} more ${source} warning(s) not shown: \`aml lists status --warnings\` prints them (or \`aml --json lists status\`, versions[].warnings; the first ${KEPT} of a list are kept)`,
     );
   }
 }
