@@ -72,14 +72,18 @@ let stamp = 0;
  */
 const ABD_WITH_ARTICLE_RE = /^abd(?:u|e|a|ou|o)(?:l|r|s|sh|z|n|t|d)?$/;
 
+/** Vowels roughly double a consonant skeleton at most; far longer spellings only fit by accident. */
+export function latinLengthFits(abjadLength: number, latinLength: number): boolean {
+  return latinLength <= 2 * abjadLength + 2;
+}
+
 /**
  * True when `latin` is a plausible vowelled spelling of the consonant transliteration `abjad`.
  * Depth-first with memo on (i, j); tokens are short, so the search stays tiny.
  */
 export function abjadMatches(abjad: string, latin: string): boolean {
   if (abjad === "abd" && ABD_WITH_ARTICLE_RE.test(latin)) return true;
-  // Vowels roughly double a consonant skeleton at most; far longer spellings only fit by accident.
-  if (latin.length > 2 * abjad.length + 2) return false;
+  if (!latinLengthFits(abjad.length, latin.length)) return false;
   // One key per state: a fixed stride of 64 made (i, j) and (i + 1, j - 64) share one for spellings
   // of 64 letters or more.
   const stride = latin.length + 1;

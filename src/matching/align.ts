@@ -1,3 +1,4 @@
+import { latinLengthFits } from "./abjad";
 import { type Expansion, joinTooShortAcross, type MatchKind, vocabForm } from "./expand";
 import { type MatchIndex, tokenWeight } from "./index";
 import { carrierDropped, joinTokens, TOKEN_ABJAD, TOKEN_NOISE } from "./normalise";
@@ -95,13 +96,14 @@ function mergedSim(index: MatchIndex, q: QueryToken, a: number, b: number, abjad
 
 /**
  * Whether spellings of these lengths can be one name: within 2 letters in one script; across scripts
- * the Latin side may add a vowel after every consonant (abjadMatches allows up to 2n + 2), so
+ * the Latin side may add a vowel after every consonant (latinLengthFits, as abjadMatches), so
  * "abdlrhmn" (عبدالرحمن) can be "abdul rahman".
  */
 function lengthsCanMatch(queryLength: number, queryAbjad: boolean, pairLength: number, pairAbjad: boolean): boolean {
   if (queryAbjad === pairAbjad) return Math.abs(queryLength - pairLength) <= 2;
-  const [abjadLength, latinLength] = queryAbjad ? [queryLength, pairLength] : [pairLength, queryLength];
-  return latinLength + 2 >= abjadLength && latinLength <= 2 * abjadLength + 2;
+  const abjadLength = queryAbjad ? queryLength : pairLength;
+  const latinLength = queryAbjad ? pairLength : queryLength;
+  return latinLength + 2 >= abjadLength && latinLengthFits(abjadLength, latinLength);
 }
 
 const MERGED_LOOSE_LIMIT = 50_000;

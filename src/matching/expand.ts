@@ -152,13 +152,16 @@ export function expandToken(index: MatchIndex, q: TokenForm, options: ExpandOpti
     }
   }
   // Across scripts only: two Latin spellings with the same consonants are not evidence enough. A
-  // token already credited as much (found under another skeleton key) is not checked again.
+  // token an exact, loose or phonetic match already credited as much is not checked again.
   const transliteration = (t: number, abjadText: string, latinText: string): void => {
-    if (joinTooShortAcross(joined, abjadText) || (found.get(t)?.sim ?? 0) >= ABJAD_SIM) return;
+    if ((found.get(t)?.sim ?? 0) >= ABJAD_SIM || joinTooShortAcross(joined, abjadText)) return;
     if (abjadMatches(abjadText, latinText)) offer(found, t, ABJAD_SIM, "transliteration");
   };
   if (abjad) {
-    for (const key of abjadSkeletons(text)) for (const t of vocab.latinSkeletons.get(key)) transliteration(t, text, vocab.strings[t]!);
+    // The abjad side is the query's own token here, so a join too short across scripts skips all keys.
+    if (!joinTooShortAcross(joined, text)) {
+      for (const key of abjadSkeletons(text)) for (const t of vocab.latinSkeletons.get(key)) transliteration(t, text, vocab.strings[t]!);
+    }
   } else {
     for (const t of vocab.abjadSkeletons.get(skeleton(text))) transliteration(t, vocab.strings[t]!, text);
   }
