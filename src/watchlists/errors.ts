@@ -20,11 +20,18 @@ export class ListParseError extends Error {
   }
 }
 
-/** One source whose import would remove more than the allowed share of its serving entities. */
+/** One source whose import would remove more than the allowed share of its serving entities or names. */
 export interface MassRemoval {
   source: string;
   removed: number;
   previous: number;
+  /**
+   * Names the source would have fewer of than it serves (net), and how many it serves. A list whose
+   * alias file is missing (OFAC's sdn.csv without alt.csv) keeps its entities and loses half its
+   * names: every party listed under an alias would then screen as Clear.
+   */
+  namesLost: number;
+  previousNames: number;
   /** The import's format and the serving version's, to show a switch between publications. */
   format?: string;
   previousFormat?: string;
@@ -44,14 +51,16 @@ export class MassRemovalError extends Error {
       return hint ? [` ${hint}`] : [];
     });
     super(
-      `Refused: ${removals.map(describeRemoval).join("; ")}. An import may remove at most ${percent(MASS_REMOVAL_SHARE)} of a source's entities (fewer than ${MASS_REMOVAL_FLOOR} always pass), since a truncated or partial file looks like this.${hints.join("")} Nothing was published. If the change is intended (the list really shrank, or you are switching to another publication of the list whose record ids differ), import it again allowing mass removal (aml lists import --allow-mass-removal; over HTTP, allowMassRemoval=true)`,
+      `Refused: ${removals.map(describeRemoval).join("; ")}. An import may remove at most ${percent(MASS_REMOVAL_SHARE)} of a source's entities, and of its names (fewer than ${MASS_REMOVAL_FLOOR} always pass), since a truncated or partial file, or a list without its alias file, looks like this.${hints.join("")} Nothing was published. If the change is intended (the list really shrank, or you are switching to another publication of the list whose record ids differ), import it again allowing mass removal (aml lists import --allow-mass-removal; over HTTP, allowMassRemoval=true)`,
     );
   }
 }
 
 /** Advice that applies to one source's situation only, so no other refusal carries it. */
 function sourceHint(r: MassRemoval): string | undefined {
-  if (r.source === "OFAC") return "OFAC's SDN and consolidated (non-SDN) files are one source, so import them together.";
+  if (r.source === "OFAC") {
+    return "OFAC's SDN and consolidated (non-SDN) files are one source, and a CSV set keeps its aliases in alt.csv and cons_alt.csv, so import them all together.";
+  }
   if (r.source === "UK" && ukPublication(r.format) !== ukPublication(r.previousFormat)) {
     return "OFSI's Consolidated List and the FCDO UK Sanctions List identify records differently (OFSI Group ID, FCDO Unique ID), so switching between them replaces every UK record.";
   }
@@ -59,7 +68,9 @@ function sourceHint(r: MassRemoval): string | undefined {
 }
 
 function describeRemoval(r: MassRemoval): string {
-  const counts = `${r.source} would lose ${r.removed.toLocaleString("en-US")} of its ${r.previous.toLocaleString("en-US")} serving entities (${percent(r.removed / r.previous)})`;
+  const lost = (n: number, of: number, what: string) => `${n.toLocaleString("en-US")} of its ${of.toLocaleString("en-US")} serving ${what} (${percent(n / of)})`;
+  const names = isMassRemoval(r.namesLost, r.previousNames) ? ` and ${lost(r.namesLost, r.previousNames, "names")}` : "";
+  const counts = `${r.source} would lose ${lost(r.removed, r.previous, "entities")}${names}`;
   const switched = r.format !== undefined && r.previousFormat !== undefined && r.format !== r.previousFormat;
   return switched ? `${counts}: this import is ${r.format}, the serving version ${r.previousFormat}` : counts;
 }
@@ -94,9 +105,59 @@ export const MASS_REMOVAL_SHARE = 0.1;
 /** Fewer removals than this always pass, so a small list can lose a few entries. */
 export const MASS_REMOVAL_FLOOR = 50;
 
-/** Whether removing `removed` of `previous` entities needs the operator's explicit allowance. */
+/** Whether removing `removed` of `previous` entities (or names) needs the operator's explicit allowance. */
 export function isMassRemoval(removed: number, previous: number): boolean {
   return removed >= MASS_REMOVAL_FLOOR && removed > previous * MASS_REMOVAL_SHARE;
 }
+
+/** One source whose import is an older edition of its list than the version serving. */
+export interface OlderEdition {
+  source: string;
+  /** Both in the API's UTC form. */
+  publishedAt: string;
+  servingPublishedAt: string;
+  format: string;
+  servingFormat: string;
+}
+
+/**
+ * An import of a list edition published before the one serving, refused before anything is
+ * published: the parties designated in between would screen as Clear, and an older file carried in
+ * by mistake looks exactly like this. Few enough parties change between two editions that the
+ * mass-removal rule would let it through (the UN list of March 2023 over February 2026's: 68 removed).
+ */
+export class OlderEditionError extends Error {
+  override readonly name = "OlderEditionError";
+  constructor(readonly editions: readonly OlderEdition[]) {
+    const each = editions.map(
+      (e) => `this ${e.source} list (${e.format}) was published ${e.publishedAt}, before the serving version (${e.servingFormat}, published ${e.servingPublishedAt})`,
+    );
+    super(
+      `Refused: ${each.join("; ")}. Parties designated since would screen as Clear. Nothing was published. If you mean to go back to an older edition, import it again allowing it (aml lists import --allow-older-edition; over HTTP, allowOlderEdition=true)`,
+    );
+  }
+}
+
+/**
+ * How much earlier than the serving version an import's publication must be to count as an older
+ * edition. A whole day: a publisher's date without a time means its first instant, UTC, while the
+ * EU stamps the XML of the same run with a local time and offset, which may fall up to 14 hours
+ * before that instant (2025-08-02T01:30+02:00 is 2025-08-01T23:30Z), and one day's two formats
+ * must not be refused. Two dated editions a day apart are refused.
+ */
+export const OLDER_EDITION_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Whether an import published at `publishedAt` is an older edition than one published at
+ * `servingPublishedAt` (both in publishedAtUtc's form). An undated side, or text that is no date,
+ * cannot be compared and passes.
+ */
+export function isOlderEdition(publishedAt: string | null, servingPublishedAt: string | null): boolean {
+  // Only the UTC instants publishedAtUtc writes: Date.parse reads "Week 9" as a date too.
+  if (!publishedAt || !servingPublishedAt || !UTC_INSTANT.test(publishedAt) || !UTC_INSTANT.test(servingPublishedAt)) return false;
+  return Date.parse(servingPublishedAt) - Date.parse(publishedAt) >= OLDER_EDITION_MS;
+}
+
+const UTC_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const percent = (share: number): string => `${(share * 100).toFixed(share < 0.1 ? 1 : 0)}%`;

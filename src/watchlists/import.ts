@@ -64,10 +64,15 @@ export interface ImportListOptions {
    */
   streamPepBytes?: number;
   /**
-   * Publish even when a source would lose more than MASS_REMOVAL_SHARE of its serving entities
-   * (errors.ts); without it such an import is refused with MassRemovalError.
+   * Publish even when a source would lose more than MASS_REMOVAL_SHARE of its serving entities or
+   * names (errors.ts); without it such an import is refused with MassRemovalError.
    */
   allowMassRemoval?: boolean;
+  /**
+   * Publish even an edition published a day or more before the serving one (errors.ts,
+   * isOlderEdition); without it such an import is refused with OlderEditionError.
+   */
+  allowOlderEdition?: boolean;
 }
 
 /**
@@ -88,6 +93,7 @@ export async function importListFiles(db: Db, files: readonly ListFile[], meta: 
     const report = await recordImport(db, lease, imports, meta, {
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       allowMassRemoval: options.allowMassRemoval ?? false,
+      allowOlderEdition: options.allowOlderEdition ?? false,
     });
     return { ...report, duplicateFiles: duplicates };
   });

@@ -8,7 +8,7 @@ import { media } from "@/http/media";
 import { JSON_ONLY } from "@/http/negotiate";
 import { jsonResponse, NO_QUERY_PROBLEM, NO_WATCHLIST_PROBLEM, problemResponses } from "@/http/openapi";
 import { callMeta } from "@/http/request-state";
-import { EditionConflictError, ListParseError, MASS_REMOVAL_FLOOR, MASS_REMOVAL_SHARE, MassRemovalError } from "./errors";
+import { EditionConflictError, ListParseError, MASS_REMOVAL_FLOOR, MASS_REMOVAL_SHARE, MassRemovalError, OlderEditionError } from "./errors";
 import { importListFiles } from "./import";
 import { IMPORT_REPORT_SCHEMA, LISTS_VERSION_SCHEMA } from "./response-schemas";
 import type { WatchlistRuntime } from "./runtime";
@@ -40,7 +40,13 @@ const ImportQuery = z
       .enum(["true", "false"])
       .optional()
       .describe(
-        `true publishes even when a source would lose more than ${MASS_REMOVAL_SHARE * 100}% of its serving entities (and at least ${MASS_REMOVAL_FLOOR}); without it such an import is 409 and nothing is published`,
+        `true publishes even when a source would lose more than ${MASS_REMOVAL_SHARE * 100}% of its serving entities or names (and at least ${MASS_REMOVAL_FLOOR}); without it such an import is 409 and nothing is published`,
+      ),
+    allowOlderEdition: z
+      .enum(["true", "false"])
+      .optional()
+      .describe(
+        "true publishes even a list edition published a day or more before the serving version of its source; without it such an import is 409 and nothing is published",
       ),
   })
   .strict();
@@ -96,13 +102,19 @@ export function listRoutes<Index>(deps: HttpDeps, runtime: () => WatchlistRuntim
         }
         if (files.length === 0) throw new ServiceError("VALIDATION_FAILED", "No file in the upload.", { fieldIssues: [{ field: "file", message: "is required" }] });
         try {
-          const report = await importListFiles(deps.db, files, callMeta(admin, request), { allowMassRemoval: query.allowMassRemoval === "true" });
+          const report = await importListFiles(deps.db, files, callMeta(admin, request), {
+            allowMassRemoval: query.allowMassRemoval === "true",
+            allowOlderEdition: query.allowOlderEdition === "true",
+          });
           await runtime().refresh();
           set.status = 201;
           return report;
         } catch (error) {
           if (error instanceof MassRemovalError) {
             throw new ServiceError("CONFLICT", error.message, { extensions: { removals: error.removals } });
+          }
+          if (error instanceof OlderEditionError) {
+            throw new ServiceError("CONFLICT", error.message, { extensions: { olderEditions: error.editions } });
           }
           if (error instanceof ListParseError) {
             throw new ServiceError("VALIDATION_FAILED", `${error.message}. The serving lists are unchanged.`, {
@@ -130,7 +142,7 @@ export function listRoutes<Index>(deps: HttpDeps, runtime: () => WatchlistRuntim
           ...secured("Admin", {
             summary: "Import official list files (air-gapped refresh)",
             description:
-              `multipart/form-data with one or more files (OFAC CSV set/XML/advanced XML, EU FSF XML/CSV, UK OFSI ConList CSV/XLSX, FCDO list, UN XML, Wikidata JSON, FollowTheMoney JSON lines); every file part is read, up to maxUploadBytes (128 MiB by default; 413 above it); an upload that may be over maxJsonBodyBytes (declared so, or chunked) is read only once the caller is known to be an admin: 401 or 403 before any of it is read. Source and format are detected by content. Each changed source becomes a new immutable version; the serving index swaps atomically once loaded. 201 with the import report. A file that fails to parse changes nothing and the 400 names the file and location. A file whose content is identical to another file of the upload is read once and named in duplicateFiles. Upload one edition of each list: files that are editions of the same list (sharing at least half of the smaller one's records) with different publication dates, or one of them undated, are 400 VALIDATION_FAILED naming each file with its format and date and how many records they share (editionConflicts: [{source, shared, editions: [{files, format, publishedAt, publicationDay}, …]}], publishedAt as a UTC instant and publicationDay the day compared, as the publisher wrote it; nothing is published); one list in two formats of the same day, and different lists of one source (OFAC's SDN and consolidated non-SDN lists), are merged into one version. 409 while another import runs, and 409 (with removals: [{source, removed, previous, format, previousFormat}]) when a source would lose more than ${MASS_REMOVAL_SHARE * 100}% of its serving entities and at least ${MASS_REMOVAL_FLOOR}: a truncated or partial file looks like that, so nothing is published unless allowMassRemoval=true (the first real import over the demo list is never refused; switching the UK list between OFSI's Consolidated List and the FCDO list replaces every record id, so it needs allowMassRemoval=true). A source whose files are unchanged is reported with status unchanged, its serving version and a zero diff. Any other Content-Type is 415, and an Accept that allows no JSON type is 406, both before anything is imported. Any other query parameter is 400.`,
+              `multipart/form-data with one or more files (OFAC CSV set/XML/advanced XML, EU FSF XML/CSV, UK OFSI ConList CSV/XLSX, FCDO list, UN XML, Wikidata JSON, FollowTheMoney JSON lines); every file part is read, up to maxUploadBytes (128 MiB by default; 413 above it); an upload that may be over maxJsonBodyBytes (declared so, or chunked) is read only once the caller is known to be an admin: 401 or 403 before any of it is read. Source and format are detected by content. Each changed source becomes a new immutable version; the serving index swaps atomically once loaded. 201 with the import report. A file that fails to parse changes nothing and the 400 names the file and location. A file whose content is identical to another file of the upload is read once and named in duplicateFiles. Upload one edition of each list: files that are editions of the same list (sharing at least half of the smaller one's records) with different publication dates, or one of them undated, are 400 VALIDATION_FAILED naming each file with its format and date and how many records they share (editionConflicts: [{source, shared, editions: [{files, format, publishedAt, publicationDay}, …]}], publishedAt as a UTC instant and publicationDay the day compared, as the publisher wrote it; nothing is published); one list in two formats of the same day, and different lists of one source (OFAC's SDN and consolidated non-SDN lists), are merged into one version. 409 while another import runs, and 409 (with removals: [{source, removed, previous, namesLost, previousNames, format, previousFormat}]) when a source would lose more than ${MASS_REMOVAL_SHARE * 100}% of its serving entities, or of its serving names, and at least ${MASS_REMOVAL_FLOOR}: a truncated or partial file, or a list without its alias file (OFAC's sdn.csv without alt.csv), looks like that, so nothing is published unless allowMassRemoval=true (the first real import over the demo list is never refused; switching the UK list between OFSI's Consolidated List and the FCDO list replaces every record id, so it needs allowMassRemoval=true). 409 (with olderEditions: [{source, publishedAt, servingPublishedAt, format, servingFormat}]) when a source's import was published 24 hours or more before its serving version (an undated file, or a serving version without a date, is not compared): the parties designated since would screen as Clear, so nothing is published unless allowOlderEdition=true. A source whose files are unchanged is reported with status unchanged, its serving version and a zero diff. Any other Content-Type is 415, and an Accept that allows no JSON type is 406, both before anything is imported. Any other query parameter is 400.`,
             tags: ["Watchlists"],
           }),
           requestBody: UPLOAD_BODY,

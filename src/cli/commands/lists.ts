@@ -18,12 +18,16 @@ export function registerLists(program: Command): void {
     .description("Import list files or folders (source and format detected by content); a running server picks them up within seconds")
     .option(
       "--allow-mass-removal",
-      `publish even when a source would lose more than ${MASS_REMOVAL_SHARE * 100}% of its serving entities (at least ${MASS_REMOVAL_FLOOR}); without it such an import is refused, as a truncated or partial file looks like that`,
+      `publish even when a source would lose more than ${MASS_REMOVAL_SHARE * 100}% of its serving entities or names (at least ${MASS_REMOVAL_FLOOR}); without it such an import is refused, as a truncated or partial file, or a list without its alias file, looks like that`,
     )
-    .action((paths: string[], options: { allowMassRemoval?: boolean }, command: Command) => {
+    .option(
+      "--allow-older-edition",
+      "publish even a list edition published a day or more before the serving one; without it such an import is refused, as the parties designated since would screen as Clear",
+    )
+    .action((paths: string[], options: RegressionAllowances, command: Command) => {
       // Before the context: a mistyped path must not create a data folder on the way to failing.
       requireListPaths(paths);
-      return withContext(command, (ctx, json) => importLists(ctx, paths, json, options.allowMassRemoval ?? false), { setsUp: true });
+      return withContext(command, (ctx, json) => importLists(ctx, paths, json, options), { setsUp: true });
     });
 
   lists
@@ -86,14 +90,21 @@ function printWarning(source: string, warning: string): void {
   console.log(`warning (${source}): ${warning}`);
 }
 
-async function importLists(ctx: AppContext, paths: string[], json: boolean, allowMassRemoval: boolean): Promise<void> {
+/** The import's refusals an operator may override (commander's names for the two flags). */
+interface RegressionAllowances {
+  allowMassRemoval?: boolean;
+  allowOlderEdition?: boolean;
+}
+
+async function importLists(ctx: AppContext, paths: string[], json: boolean, allow: RegressionAllowances): Promise<void> {
   // Loaded on use: parsers for every official format are only needed by this command.
   const { importListFiles, readListPath } = await import("@/watchlists/import");
   const files = paths.flatMap((p) => readListPath(p));
   const progress = progressReporter(!json);
   progress.phase(`parsing ${files.length} file(s)`);
   const report = await importListFiles(ctx.db, files, cliMeta(), {
-    allowMassRemoval,
+    allowMassRemoval: allow.allowMassRemoval ?? false,
+    allowOlderEdition: allow.allowOlderEdition ?? false,
     onParsed: (parsed) => progress.phase(`parsed ${parsed.map((p) => `${p.source} (${p.format}, ${p.entities.length})`).join(", ")}`),
     onProgress: (event) => progress.update(`${event.source} ${event.phase}`, event.done),
   });

@@ -6,7 +6,7 @@ import type { CallMeta } from "@/context";
 import { newId } from "@/lib/ids";
 import { type Db, walAutocheckpoint, writeTx } from "@/storage/db";
 import type { SourceList, WatchlistEntity } from "../entity";
-import { isMassRemoval, MassRemovalError } from "../errors";
+import { isMassRemoval, isOlderEdition, MassRemovalError, OlderEditionError } from "../errors";
 import { entityRow } from "./entity-row";
 import type { ImportLease } from "./import-lock";
 import { latestSnapshot } from "./read";
@@ -36,7 +36,7 @@ export async function recordImport(
   lease: ImportLease,
   imports: readonly SourceImport[],
   meta: CallMeta,
-  options: { at?: Date; onProgress?: ImportProgress; allowMassRemoval?: boolean } = {},
+  options: { at?: Date; onProgress?: ImportProgress; allowMassRemoval?: boolean; allowOlderEdition?: boolean } = {},
 ): Promise<RecordedImport> {
   const started = performance.now();
   const at = options.at ?? new Date();
@@ -70,11 +70,8 @@ export async function recordImport(
         if (item.rowBatches && wroteWhole) Bun.gc(true);
         built = await writeEntities(db, lease, item, previous, options.onProgress);
         // Against real lists only: the first real import replaces the demo list whole, by design.
-        if (previous && previous.is_demo === 0 && !options.allowMassRemoval && isMassRemoval(built.removed, previous.entity_count)) {
-          throw new MassRemovalError([
-            { source: item.source, removed: built.removed, previous: previous.entity_count, format: item.format, previousFormat: previous.format },
-          ]);
-        }
+        // After the entities: a streamed list knows its publication date only at its end.
+        if (previous && previous.is_demo === 0) refuseRegression(item, built, previous, options);
         if (!isStream(item)) {
           // Written: the parsed entities are garbage now, not something a large stream after them should sit on.
           item.entities = [];
@@ -128,6 +125,39 @@ export async function recordImport(
     return commitVersions(db, current, pending, meta, at, imports.some((i) => i.isDemo));
   });
   return { snapshot, results, durationMs: performance.now() - started };
+}
+
+/**
+ * Throws when publishing `item` over the real list `previous` would quietly screen listed parties as
+ * Clear: an older edition than the serving one, or a large share of its entities or names gone (a
+ * truncated file, half of a list, a list without its alias file). The operator may allow either.
+ */
+function refuseRegression(
+  item: SourceImport,
+  built: WrittenEntities,
+  previous: VersionRow,
+  options: { allowMassRemoval?: boolean; allowOlderEdition?: boolean },
+): void {
+  const publishedAt = publishedAtUtc(item.publishedAt);
+  if (!options.allowOlderEdition && publishedAt !== null && previous.published_at !== null && isOlderEdition(publishedAt, previous.published_at)) {
+    throw new OlderEditionError([
+      { source: item.source, publishedAt, servingPublishedAt: previous.published_at, format: item.format, servingFormat: previous.format },
+    ]);
+  }
+  const namesLost = previous.name_count - built.nameCount;
+  if (!options.allowMassRemoval && (isMassRemoval(built.removed, previous.entity_count) || isMassRemoval(namesLost, previous.name_count))) {
+    throw new MassRemovalError([
+      {
+        source: item.source,
+        removed: built.removed,
+        previous: previous.entity_count,
+        namesLost,
+        previousNames: previous.name_count,
+        format: item.format,
+        previousFormat: previous.format,
+      },
+    ]);
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { type Edition, editionClash, publicationDay, relateEditions } from "@/watchlists/editions";
-import { EditionConflictError, MassRemovalError } from "@/watchlists/errors";
+import { EditionConflictError, isOlderEdition, MassRemovalError } from "@/watchlists/errors";
 
 const ids = (from: number, to: number): Set<string> => new Set(Array.from({ length: to - from }, (_, i) => String(from + i)));
 const edition = (format: string, publishedAt: string | null, externalIds: Set<string>, files = [`${format}.file`]): Edition => ({
@@ -74,20 +74,48 @@ describe("editionClash", () => {
 
 describe("MassRemovalError", () => {
   test("OFAC's one-source advice only for OFAC; every refusal says how to publish an intended change", () => {
-    const un = new MassRemovalError([{ source: "UN", removed: 900, previous: 1000, format: "un-xml", previousFormat: "un-xml" }]).message;
+    const un = new MassRemovalError([{ source: "UN", removed: 900, previous: 1000, namesLost: 0, previousNames: 3000, format: "un-xml", previousFormat: "un-xml" }]).message;
     expect(un).not.toContain("OFAC");
     expect(un).not.toContain("FCDO");
     expect(un).toContain("If the change is intended");
     expect(un).toContain("aml lists import --allow-mass-removal; over HTTP, allowMassRemoval=true");
-    const ofac = new MassRemovalError([{ source: "OFAC", removed: 900, previous: 1000 }]).message;
+    const ofac = new MassRemovalError([{ source: "OFAC", removed: 900, previous: 1000, namesLost: 0, previousNames: 3000 }]).message;
     expect(ofac).toContain("OFAC's SDN and consolidated (non-SDN) files are one source");
   });
 
   test("a UK switch between OFSI's and the FCDO list is named as such; a cut OFSI file is not", () => {
-    const switched = new MassRemovalError([{ source: "UK", removed: 4686, previous: 4686, format: "uk-fcdo-summary-ods", previousFormat: "uk-ofsi-xlsx" }]).message;
+    const switched = new MassRemovalError([{ source: "UK", removed: 4686, previous: 4686, namesLost: 0, previousNames: 9000, format: "uk-fcdo-summary-ods", previousFormat: "uk-ofsi-xlsx" }]).message;
     expect(switched).toContain("this import is uk-fcdo-summary-ods, the serving version uk-ofsi-xlsx");
     expect(switched).toContain("switching between them replaces every UK record");
-    const cut = new MassRemovalError([{ source: "UK", removed: 2000, previous: 4686, format: "uk-ofsi-xlsx", previousFormat: "uk-ofsi-xlsx" }]).message;
+    const cut = new MassRemovalError([{ source: "UK", removed: 2000, previous: 4686, namesLost: 0, previousNames: 9000, format: "uk-ofsi-xlsx", previousFormat: "uk-ofsi-xlsx" }]).message;
     expect(cut).not.toContain("FCDO");
+  });
+});
+
+describe("names in a MassRemovalError", () => {
+  test("names are told only when their loss is itself a mass removal", () => {
+    const aliases = new MassRemovalError([{ source: "OFAC", removed: 381, previous: 14203, namesLost: 16933, previousNames: 35543 }]).message;
+    expect(aliases).toContain("OFAC would lose 381 of its 14,203 serving entities (2.7%) and 16,933 of its 35,543 serving names (48%)");
+    expect(aliases).toContain("alt.csv");
+    const entities = new MassRemovalError([{ source: "UN", removed: 900, previous: 1000, namesLost: 40, previousNames: 3000 }]).message;
+    expect(entities).not.toContain("serving names");
+  });
+});
+
+describe("isOlderEdition", () => {
+  test.each([
+    ["2023-03-10T01:11:48.264Z", "2026-02-27T00:00:00.000Z", true],
+    // Two dated editions a day apart.
+    ["2025-08-01T00:00:00.000Z", "2025-08-02T00:00:00.000Z", true],
+    // The EU's XML of a day (01:30 at +02:00) against its CSV of the same day, either way round.
+    ["2025-08-01T23:30:00.000Z", "2025-08-02T00:00:00.000Z", false],
+    ["2025-08-02T00:00:00.000Z", "2025-08-01T23:30:00.000Z", false],
+    ["2026-02-27T00:00:00.000Z", "2023-03-10T01:11:48.264Z", false],
+    ["2026-02-27T00:00:00.000Z", "2026-02-27T00:00:00.000Z", false],
+    [null, "2026-02-27T00:00:00.000Z", false],
+    ["2023-03-10T01:11:48.264Z", null, false],
+    ["Week 9", "2026-02-27T00:00:00.000Z", false],
+  ] as const)("%s against a serving %s: %p", (imported, serving, older) => {
+    expect(isOlderEdition(imported, serving)).toBe(older);
   });
 });

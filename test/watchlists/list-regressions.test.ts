@@ -1,0 +1,126 @@
+// Two imports that parse cleanly, pass the entity-count rule and would still screen listed parties as
+// Clear: an older edition of a list over the serving one (the UN list of March 2023 over February
+// 2026's removes only 68 of 1,003 parties, and drops everyone designated in between), and OFAC's
+// sdn.csv without its alias file alt.csv (3% of the entities, half of the names). Both are refused
+// with nothing published, unless the operator allows them; over the CLI and over HTTP.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { openDb, type Db } from "@/storage/db";
+import { MassRemovalError, OlderEditionError } from "@/watchlists/errors";
+import { importListFiles, type ListFile } from "@/watchlists/import";
+import { latestSnapshot } from "@/watchlists/store/read";
+import { startIndex } from "@/matching/index";
+import { watchlistExtension } from "@/watchlists/extension";
+import { type CliFolder, cliFolder } from "../helpers/cli-folder";
+import { type OidcStack, startOidcStack } from "../oidc/harness";
+
+const LISTS = join(import.meta.dir, "..", "..", "..", "shared", "watchlists");
+const meta = { actor: { type: "cli" as const, id: "test" } };
+const read = (rel: string): ListFile => ({ name: rel.split("/").at(-1) ?? rel, bytes: new Uint8Array(readFileSync(join(LISTS, rel))) });
+const UN_2026 = "un/consolidated.xml";
+const UN_2023 = "un/snapshots/consolidated_2023-03-09.xml";
+const OFAC_SDN_SET = ["ofac/sdn.csv", "ofac/add.csv", "ofac/alt.csv"];
+const entityCount = (db: Db): number => db.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM list_entities").get()?.n ?? 0;
+
+describe("importListFiles", () => {
+  let db: Db;
+  afterEach(() => db?.close());
+
+  test("an older UN edition over the serving one is refused, with nothing left behind; allowed, it publishes", async () => {
+    db = openDb(":memory:");
+    await importListFiles(db, [read(UN_2026)], meta);
+    const serving = latestSnapshot(db);
+    const rows = entityCount(db);
+
+    const error = await importListFiles(db, [read(UN_2023)], meta).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OlderEditionError);
+    const older = (error as OlderEditionError).editions[0];
+    expect(older).toMatchObject({ source: "UN", format: "un-xml", servingFormat: "un-xml" });
+    expect(older?.publishedAt.startsWith("2023-03-10")).toBe(true);
+    expect(older?.servingPublishedAt.startsWith("2026-02-2")).toBe(true);
+    expect((error as Error).message).toContain("aml lists import --allow-older-edition");
+    expect(latestSnapshot(db)?.id).toBe(serving?.id ?? "");
+    expect(entityCount(db)).toBe(rows);
+
+    const allowed = await importListFiles(db, [read(UN_2023)], meta, { allowOlderEdition: true });
+    expect(allowed.results[0]?.version.publishedAt?.startsWith("2023-03-10")).toBe(true);
+    expect(latestSnapshot(db)?.id).not.toBe(serving?.id ?? "");
+  });
+
+  test("a newer edition, the same one again and an older one over the demo list all import", async () => {
+    db = openDb(":memory:");
+    await importListFiles(db, [read(UN_2026)], meta, { isDemo: true });
+    expect((await importListFiles(db, [read(UN_2023)], meta)).results[0]?.status).toBe("imported");
+    expect((await importListFiles(db, [read(UN_2026)], meta)).results[0]?.status).toBe("imported");
+    expect((await importListFiles(db, [read(UN_2026)], meta)).results[0]?.status).toBe("unchanged");
+  });
+
+  test("OFAC's sdn.csv and add.csv without alt.csv lose half the names and are refused; allowed, they publish", async () => {
+    db = openDb(":memory:");
+    const whole = await importListFiles(db, OFAC_SDN_SET.map(read), meta);
+    const serving = latestSnapshot(db);
+    const error = await importListFiles(db, ["ofac/sdn.csv", "ofac/add.csv"].map(read), meta).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MassRemovalError);
+    const removal = (error as MassRemovalError).removals[0];
+    // Not the entities: every SDN entity is still there.
+    expect(removal?.removed).toBe(0);
+    expect(removal?.previousNames).toBe(whole.results[0]?.version.nameCount ?? -1);
+    expect(removal?.namesLost).toBeGreaterThan((removal?.previousNames ?? 0) / 3);
+    expect((error as Error).message).toContain("serving names");
+    expect((error as Error).message).toContain("alt.csv");
+    expect(latestSnapshot(db)?.id).toBe(serving?.id ?? "");
+
+    const allowed = await importListFiles(db, ["ofac/sdn.csv", "ofac/add.csv"].map(read), meta, { allowMassRemoval: true });
+    expect(allowed.results[0]?.version.nameCount).toBe((removal?.previousNames ?? 0) - (removal?.namesLost ?? 0));
+  });
+});
+
+describe("aml lists import", () => {
+  let folder: CliFolder;
+  beforeAll(() => {
+    folder = cliFolder("aml-regressions-");
+  });
+  afterAll(() => folder.close());
+
+  test("an older edition exits 1 naming both dates and the flag; --allow-older-edition publishes", async () => {
+    expect((await folder.aml(["lists", "import", join(LISTS, UN_2026)])).code).toBe(0);
+    const refused = await folder.aml(["lists", "import", join(LISTS, UN_2023)]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("Refused: this UN list (un-xml) was published 2023-03-10");
+    expect(refused.stderr).toContain("before the serving version (un-xml, published 2026-02-2");
+    const allowed = await folder.aml(["--json", "lists", "import", "--allow-older-edition", join(LISTS, UN_2023)]);
+    expect(allowed.code).toBe(0);
+    expect(JSON.parse(allowed.stdout).results[0].version.publishedAt).toStartWith("2023-03-10");
+  });
+});
+
+describe("POST /v1/lists/import", () => {
+  let stack: OidcStack;
+  beforeAll(async () => {
+    stack = await startOidcStack({ extensions: async () => [watchlistExtension(startIndex, { pollMs: 200 })] });
+  });
+  afterAll(() => stack.close());
+
+  async function upload(rel: string, query = ""): Promise<Response> {
+    const form = new FormData();
+    const file = read(rel);
+    form.append("file", new Blob([file.bytes]), file.name);
+    return fetch(`${stack.server.url}/v1/lists/import${query}`, { method: "POST", headers: { authorization: `Bearer ${await stack.token()}` }, body: form });
+  }
+
+  test("409 with olderEditions and nothing published; allowOlderEdition=true publishes", async () => {
+    expect((await upload(UN_2026)).status).toBe(201);
+    const before = latestSnapshot(stack.server.ctx.db)?.id;
+    const refused = await upload(UN_2023);
+    expect(refused.status).toBe(409);
+    const problem = (await refused.json()) as { code: string; olderEditions: Array<{ source: string; publishedAt: string; servingPublishedAt: string }> };
+    expect(problem.code).toBe("CONFLICT");
+    expect(problem.olderEditions.map((e) => e.source)).toEqual(["UN"]);
+    expect(problem.olderEditions[0]?.publishedAt).toStartWith("2023-03-10");
+    expect(latestSnapshot(stack.server.ctx.db)?.id).toBe(before ?? "");
+    expect((await upload(UN_2023, "?allowOlderEdition=1")).status).toBe(400);
+    expect((await upload(UN_2023, "?allowOlderEdition=true")).status).toBe(201);
+    expect(latestSnapshot(stack.server.ctx.db)?.id).not.toBe(before ?? "");
+  });
+});
