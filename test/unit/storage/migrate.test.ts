@@ -46,6 +46,44 @@ describe("embedded migrations", () => {
   });
 });
 
+describe("jobs", () => {
+  const addTenant = (db: ReturnType<typeof openDb>, id: string) =>
+    db.sqlite.run(
+      "INSERT INTO tenants (id, slug, name, contact_email, plan, enabled_lists, created_at, updated_at) VALUES (?, ?, 'T', 't@example.com', 'standard', '[]', 'now', 'now')",
+      [id, id],
+    );
+  const addJob = (db: ReturnType<typeof openDb>, id: string, tenant: string | null, key: string | null) =>
+    db.sqlite.run("INSERT INTO jobs (id, tenant_id, kind, status, idempotency_key, run_after, created_at) VALUES (?, ?, 'batch', 'pending', ?, 'now', 'now')", [
+      id,
+      tenant,
+      key,
+    ]);
+
+  test("an Idempotency-Key is unique per tenant and kind: another tenant may use the same key", () => {
+    const db = openDb(":memory:");
+    addTenant(db, "t1");
+    addTenant(db, "t2");
+    addJob(db, "j1", "t1", "k");
+    addJob(db, "j2", "t2", "k");
+    expect(() => addJob(db, "j3", "t1", "k")).toThrow("UNIQUE constraint failed");
+    // The appliance's own jobs (no tenant) share one key space; jobs without a key never clash.
+    addJob(db, "j4", null, "k");
+    expect(() => addJob(db, "j5", null, "k")).toThrow("UNIQUE constraint failed");
+    addJob(db, "j6", "t1", null);
+    addJob(db, "j7", "t1", null);
+    db.close();
+  });
+
+  test("the rebuild keeps the jobs written before it", () => {
+    const sqlite = memory();
+    const before = EMBEDDED_MIGRATIONS.filter((m) => m.name < "0011");
+    migrate(sqlite, before);
+    sqlite.run("INSERT INTO jobs (id, kind, status, idempotency_key, run_after, created_at) VALUES ('j1', 'reload', 'pending', 'k', 'now', 'now')");
+    migrate(sqlite);
+    expect(sqlite.query<{ id: string; idempotency_key: string }, []>("SELECT id, idempotency_key FROM jobs").all()).toEqual([{ id: "j1", idempotency_key: "k" }]);
+  });
+});
+
 describe("refusals", () => {
   test("a migration whose text changed after it was applied stops start-up", () => {
     const sqlite = memory();
