@@ -143,7 +143,8 @@ export class OlderEditionError extends Error {
  * edition. A whole day: a publisher's date without a time means its first instant, UTC, while the
  * EU stamps the XML of the same run with a local time and offset, which may fall up to 14 hours
  * before that instant (2025-08-02T01:30+02:00 is 2025-08-01T23:30Z), and one day's two formats
- * must not be refused. Two dated editions a day apart are refused.
+ * must not be refused. Two dates a day or more apart are refused; two time stamps less than 24 hours
+ * apart pass, even on different days.
  */
 export const OLDER_EDITION_MS = 24 * 60 * 60 * 1000;
 

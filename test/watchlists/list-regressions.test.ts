@@ -4,7 +4,7 @@
 // sdn.csv without its alias file alt.csv (3% of the entities, half of the names). Both are refused
 // with nothing published, unless the operator allows them; over the CLI and over HTTP.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { openDb, type Db } from "@/storage/db";
 import { MassRemovalError, OlderEditionError } from "@/watchlists/errors";
@@ -54,6 +54,30 @@ describe("importListFiles", () => {
     expect((await importListFiles(db, [read(UN_2023)], meta)).results[0]?.status).toBe("imported");
     expect((await importListFiles(db, [read(UN_2026)], meta)).results[0]?.status).toBe("imported");
     expect((await importListFiles(db, [read(UN_2026)], meta)).results[0]?.status).toBe("unchanged");
+  });
+
+  test("only like is compared with like: a source gaining a file, or a PEP list, is no older edition", async () => {
+    db = openDb(":memory:");
+    // Another format is not compared: cons_advanced.xml (2020) over consolidated.xml (2023) is judged
+    // by what it would remove alone.
+    await importListFiles(db, [read("ofac/consolidated.xml")], meta);
+    expect(await importListFiles(db, [read("ofac/cons_advanced.xml")], meta).catch((e: unknown) => e)).toBeInstanceOf(MassRemovalError);
+    // Wikidata's entity files (dated by their latest change, 2026) and then OpenSanctions' FtM file
+    // beside them (2024): another provider added, not a step back.
+    const pep = "wikidata/wikidata_wbgetentities_json";
+    const entities = readdirSync(join(LISTS, pep)).map((f) => read(`${pep}/${f}`));
+    await importListFiles(db, entities, meta);
+    const added = await importListFiles(db, [...entities, read("wikidata/opensanctions_ftm_sa_wiki_peps/entities.ftm.json")], meta);
+    expect(added.results.find((r) => r.source === "WIKIDATA")?.status).toBe("imported");
+  });
+
+  test("a serving date stored in the publisher's own form (before dates were kept in UTC) is compared too", async () => {
+    db = openDb(":memory:");
+    await importListFiles(db, [read(UN_2026)], meta);
+    // As 3b3ef19's predecessors stored it; versions are immutable, so the trigger is dropped for the test.
+    db.sqlite.run("DROP TRIGGER list_versions_immutable");
+    db.sqlite.run("UPDATE list_versions SET published_at = '2026-02-27T00:00:09.554'");
+    expect(await importListFiles(db, [read(UN_2023)], meta).catch((e: unknown) => e)).toBeInstanceOf(OlderEditionError);
   });
 
   test("OFAC's sdn.csv and add.csv without alt.csv lose half the names and are refused; allowed, they publish", async () => {

@@ -139,10 +139,16 @@ function refuseRegression(
   options: { allowMassRemoval?: boolean; allowOlderEdition?: boolean },
 ): void {
   const publishedAt = publishedAtUtc(item.publishedAt);
-  if (!options.allowOlderEdition && publishedAt !== null && previous.published_at !== null && isOlderEdition(publishedAt, previous.published_at)) {
-    throw new OlderEditionError([
-      { source: item.source, publishedAt, servingPublishedAt: previous.published_at, format: item.format, servingFormat: previous.format },
-    ]);
+  // Stored before publication dates were kept in UTC (rows.ts reads those the same way).
+  const servingPublishedAt = publishedAtUtc(previous.published_at);
+  if (
+    !options.allowOlderEdition &&
+    publishedAt !== null &&
+    servingPublishedAt !== null &&
+    sameKindOfEdition(item, previous) &&
+    isOlderEdition(publishedAt, servingPublishedAt)
+  ) {
+    throw new OlderEditionError([{ source: item.source, publishedAt, servingPublishedAt, format: item.format, servingFormat: previous.format }]);
   }
   const namesLost = previous.name_count - built.nameCount;
   if (!options.allowMassRemoval && (isMassRemoval(built.removed, previous.entity_count) || isMassRemoval(namesLost, previous.name_count))) {
@@ -158,6 +164,19 @@ function refuseRegression(
       },
     ]);
   }
+}
+
+/**
+ * Whether the import's date and the serving version's mean the same thing, so that an earlier one is
+ * an older edition: the same format from as many files. Not so for a PEP list (its date is its
+ * latest record change, and two providers' files are no editions of one another), nor between
+ * formats (the FCDO summary is dated by its latest designation, OFSI's list by its last update), nor
+ * when a source gains or loses a file: a merged source takes its oldest file's date, and OFAC's
+ * non-SDN list, updated less often, would make adding it look like going back.
+ */
+function sameKindOfEdition(item: SourceImport, previous: VersionRow): boolean {
+  if (item.source === "WIKIDATA" || item.format !== previous.format) return false;
+  return item.files.length === (JSON.parse(previous.files) as unknown[]).length;
 }
 
 /**
