@@ -110,6 +110,20 @@ export function isMassRemoval(removed: number, previous: number): boolean {
   return removed >= MASS_REMOVAL_FLOOR && removed > previous * MASS_REMOVAL_SHARE;
 }
 
+/** The import's two refusals an operator may override: `aml lists import --allow-…`, HTTP `allow…=true`. */
+export interface RegressionAllowances {
+  /**
+   * Publish even when a source would lose more than MASS_REMOVAL_SHARE of its serving entities or
+   * names; without it such an import is refused with MassRemovalError.
+   */
+  allowMassRemoval?: boolean;
+  /**
+   * Publish even an edition published a day or more before the serving one (isOlderEdition);
+   * without it such an import is refused with OlderEditionError.
+   */
+  allowOlderEdition?: boolean;
+}
+
 /** One source whose import is an older edition of its list than the version serving. */
 export interface OlderEdition {
   source: string;

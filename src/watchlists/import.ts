@@ -17,6 +17,7 @@ import { type JobFile, type PepStreamJob, streamPepJob } from "./pep-stream-job"
 import { withImportLock } from "./store/import-lock";
 import { recordImport } from "./store/record";
 import type { DuplicateFile, ImportedFile, ImportProgress, ImportReport, SourceImport } from "./store/types";
+import type { RegressionAllowances } from "./errors";
 
 export interface ListFile {
   name: string;
@@ -53,7 +54,7 @@ export function readListPath(path: string): ListFile[] {
   return listFolderFiles(path).map((f) => diskFile(f.path, f.stat));
 }
 
-export interface ImportListOptions {
+export interface ImportListOptions extends RegressionAllowances {
   isDemo?: boolean;
   onProgress?: ImportProgress;
   /** The lists parsed whole, before anything is written (streamed PEP lists report through onProgress instead). */
@@ -63,16 +64,6 @@ export interface ImportListOptions {
    * readListPath found them there (default LARGE_LIST_FILE_BYTES; Infinity parses them whole).
    */
   streamPepBytes?: number;
-  /**
-   * Publish even when a source would lose more than MASS_REMOVAL_SHARE of its serving entities or
-   * names (errors.ts); without it such an import is refused with MassRemovalError.
-   */
-  allowMassRemoval?: boolean;
-  /**
-   * Publish even an edition published a day or more before the serving one (errors.ts,
-   * isOlderEdition); without it such an import is refused with OlderEditionError.
-   */
-  allowOlderEdition?: boolean;
 }
 
 /**

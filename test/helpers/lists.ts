@@ -4,7 +4,7 @@ import type { BearerVerifier } from "@/auth/bearer";
 import { startIndex, type MatchIndex } from "@/matching/index";
 import { screeningExtension } from "@/screening/extension";
 import type { ServerExtension } from "@/server";
-import { openDb } from "@/storage/db";
+import { type Db, openDb } from "@/storage/db";
 import { type WatchlistExtension, watchlistExtension } from "@/watchlists/extension";
 import { importListFiles, type ListFile } from "@/watchlists/import";
 import { type WebhookExtension, type WebhookExtensionOptions, webhookExtension } from "@/webhooks/extension";
@@ -87,4 +87,16 @@ export async function startListServer(options: ListServerOptions = {}): Promise<
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** POSTs list files to the admin upload as one multipart form, each part named "file". */
+export async function uploadLists(serverUrl: string, token: string, files: readonly ListFile[], query = ""): Promise<Response> {
+  const form = new FormData();
+  for (const file of files) form.append("file", new Blob([file.bytes]), file.name);
+  return fetch(`${serverUrl}/v1/lists/import${query}`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
+}
+
+/** Every list_entities row, of every version and of none (an import's orphans). */
+export function listEntityRows(db: Db): number {
+  return db.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM list_entities").get()?.n ?? 0;
 }

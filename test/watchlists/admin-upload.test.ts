@@ -4,20 +4,14 @@ import { join } from "node:path";
 import { startIndex } from "@/matching/index";
 import { watchlistExtension } from "@/watchlists/extension";
 import { type OidcStack, startOidcStack } from "../oidc/harness";
+import type { ListFile } from "@/watchlists/import";
+import { uploadLists } from "../helpers/lists";
 
 const SHARED = join(import.meta.dir, "..", "..", "..", "shared", "watchlists");
 
 let stack: OidcStack;
 
-async function upload(files: Array<{ name: string; bytes: Uint8Array }>): Promise<Response> {
-  const form = new FormData();
-  for (const file of files) form.append("file", new Blob([file.bytes]), file.name);
-  return fetch(`${stack.server.url}/v1/lists/import`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${await stack.token()}` },
-    body: form,
-  });
-}
+const upload = async (files: ListFile[]): Promise<Response> => uploadLists(stack.server.url, await stack.token(), files);
 
 async function servingVersion(): Promise<{ status: number; body: { versionId?: string; sources?: Array<{ source: string; entityCount: number }> } }> {
   const response = await fetch(`${stack.server.url}/v1/lists/version`, { headers: { "x-api-key": stack.seed.apiKey } });

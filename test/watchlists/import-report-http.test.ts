@@ -9,6 +9,7 @@ import { watchlistExtension } from "@/watchlists/extension";
 import type { ListFile } from "@/watchlists/import";
 import { latestSnapshot } from "@/watchlists/store/read";
 import { type OidcStack, startOidcStack } from "../oidc/harness";
+import { uploadLists } from "../helpers/lists";
 
 const SHARED = join(import.meta.dir, "..", "..", "..", "shared", "watchlists");
 const file = (rel: string): ListFile => ({ name: rel.split("/").pop() ?? rel, bytes: new Uint8Array(readFileSync(join(SHARED, rel))) });
@@ -19,11 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-async function upload(files: ListFile[]): Promise<Response> {
-  const form = new FormData();
-  for (const f of files) form.append("file", new Blob([f.bytes]), f.name);
-  return fetch(`${stack.server.url}/v1/lists/import`, { method: "POST", headers: { authorization: `Bearer ${await stack.token()}` }, body: form });
-}
+const upload = async (files: ListFile[]): Promise<Response> => uploadLists(stack.server.url, await stack.token(), files);
 
 interface EditionProblem {
   code: string;

@@ -14,6 +14,7 @@ import { startIndex } from "@/matching/index";
 import { watchlistExtension } from "@/watchlists/extension";
 import { type CliFolder, cliFolder } from "../helpers/cli-folder";
 import { type OidcStack, startOidcStack } from "../oidc/harness";
+import { listEntityRows, uploadLists } from "../helpers/lists";
 
 const LISTS = join(import.meta.dir, "..", "..", "..", "shared", "watchlists");
 const meta = { actor: { type: "cli" as const, id: "test" } };
@@ -21,7 +22,6 @@ const read = (rel: string): ListFile => ({ name: rel.split("/").at(-1) ?? rel, b
 const UN_2026 = "un/consolidated.xml";
 const UN_2023 = "un/snapshots/consolidated_2023-03-09.xml";
 const OFAC_SDN_SET = ["ofac/sdn.csv", "ofac/add.csv", "ofac/alt.csv"];
-const entityCount = (db: Db): number => db.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM list_entities").get()?.n ?? 0;
 
 describe("importListFiles", () => {
   let db: Db;
@@ -31,7 +31,7 @@ describe("importListFiles", () => {
     db = openDb(":memory:");
     await importListFiles(db, [read(UN_2026)], meta);
     const serving = latestSnapshot(db);
-    const rows = entityCount(db);
+    const rows = listEntityRows(db);
 
     const error = await importListFiles(db, [read(UN_2023)], meta).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OlderEditionError);
@@ -41,7 +41,7 @@ describe("importListFiles", () => {
     expect(older?.servingPublishedAt.startsWith("2026-02-2")).toBe(true);
     expect((error as Error).message).toContain("aml lists import --allow-older-edition");
     expect(latestSnapshot(db)?.id).toBe(serving?.id ?? "");
-    expect(entityCount(db)).toBe(rows);
+    expect(listEntityRows(db)).toBe(rows);
 
     const allowed = await importListFiles(db, [read(UN_2023)], meta, { allowOlderEdition: true });
     expect(allowed.results[0]?.version.publishedAt?.startsWith("2023-03-10")).toBe(true);
@@ -126,12 +126,7 @@ describe("POST /v1/lists/import", () => {
   });
   afterAll(() => stack.close());
 
-  async function upload(rel: string, query = ""): Promise<Response> {
-    const form = new FormData();
-    const file = read(rel);
-    form.append("file", new Blob([file.bytes]), file.name);
-    return fetch(`${stack.server.url}/v1/lists/import${query}`, { method: "POST", headers: { authorization: `Bearer ${await stack.token()}` }, body: form });
-  }
+  const upload = async (rel: string, query = ""): Promise<Response> => uploadLists(stack.server.url, await stack.token(), [read(rel)], query);
 
   test("409 with olderEditions and nothing published; allowOlderEdition=true publishes", async () => {
     expect((await upload(UN_2026)).status).toBe(201);

@@ -13,6 +13,7 @@ import { type CliFolder, cliFolder } from "../helpers/cli-folder";
 import { startIndex } from "@/matching/index";
 import { watchlistExtension } from "@/watchlists/extension";
 import { type OidcStack, startOidcStack } from "../oidc/harness";
+import { listEntityRows, uploadLists } from "../helpers/lists";
 
 const OFAC = join(import.meta.dir, "..", "..", "..", "shared", "watchlists", "ofac");
 const meta = { actor: { type: "cli" as const, id: "test" } };
@@ -27,7 +28,6 @@ function cutSdnSet(lines: number): ListFile[] {
   return [{ name: "sdn.csv", bytes: new TextEncoder().encode(cut) }, read("add.csv"), read("alt.csv")];
 }
 
-const entityCount = (db: Db): number => db.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM list_entities").get()?.n ?? 0;
 
 describe("the rule", () => {
   test("more than 10% of the serving entities, and at least the floor, needs the operator's allowance", () => {
@@ -46,7 +46,7 @@ describe("importListFiles", () => {
     db = openDb(":memory:");
     const whole = await importListFiles(db, sdnSet(), meta);
     const serving = latestSnapshot(db);
-    const rowsBefore = entityCount(db);
+    const rowsBefore = listEntityRows(db);
 
     const error = await importListFiles(db, cutSdnSet(6000), meta).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MassRemovalError);
@@ -57,7 +57,7 @@ describe("importListFiles", () => {
     expect((error as Error).message).toContain("Nothing was published");
     expect((error as Error).message).toContain("--allow-mass-removal");
     expect(latestSnapshot(db)?.id).toBe(serving?.id ?? "");
-    expect(entityCount(db)).toBe(rowsBefore);
+    expect(listEntityRows(db)).toBe(rowsBefore);
 
     const allowed = await importListFiles(db, cutSdnSet(6000), meta, { allowMassRemoval: true });
     expect(allowed.results[0]?.version.diff.removed).toBe(removal?.removed ?? -1);
@@ -117,11 +117,7 @@ describe("POST /v1/lists/import", () => {
   });
   afterAll(() => stack.close());
 
-  async function upload(files: ListFile[], query = ""): Promise<Response> {
-    const form = new FormData();
-    for (const file of files) form.append("file", new Blob([file.bytes]), file.name);
-    return fetch(`${stack.server.url}/v1/lists/import${query}`, { method: "POST", headers: { authorization: `Bearer ${await stack.token()}` }, body: form });
-  }
+  const upload = async (files: ListFile[], query = ""): Promise<Response> => uploadLists(stack.server.url, await stack.token(), files, query);
 
   test("409 with the removals, nothing published; allowMassRemoval=true publishes", async () => {
     expect((await upload(sdnSet())).status).toBe(201);

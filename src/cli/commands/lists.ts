@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import type { AppContext } from "@/context";
 import { latestSnapshot, listVersions, snapshotVersions } from "@/watchlists/store/read";
 import type { ImportReport, ListVersion } from "@/watchlists/store/types";
-import { MASS_REMOVAL_FLOOR, MASS_REMOVAL_SHARE } from "@/watchlists/errors";
+import { MASS_REMOVAL_FLOOR, MASS_REMOVAL_SHARE, type RegressionAllowances } from "@/watchlists/errors";
 import { ageInDays, DEMO_NOTICE } from "@/watchlists/version-view";
 import { KEPT_WARNINGS, warningTotal } from "@/watchlists/warning-cap";
 import { cliMeta, withContext } from "../context";
@@ -90,12 +90,6 @@ function printWarning(source: string, warning: string): void {
   console.log(`warning (${source}): ${warning}`);
 }
 
-/** The import's refusals an operator may override (commander's names for the two flags). */
-interface RegressionAllowances {
-  allowMassRemoval?: boolean;
-  allowOlderEdition?: boolean;
-}
-
 async function importLists(ctx: AppContext, paths: string[], json: boolean, allow: RegressionAllowances): Promise<void> {
   // Loaded on use: parsers for every official format are only needed by this command.
   const { importListFiles, readListPath } = await import("@/watchlists/import");
@@ -103,8 +97,8 @@ async function importLists(ctx: AppContext, paths: string[], json: boolean, allo
   const progress = progressReporter(!json);
   progress.phase(`parsing ${files.length} file(s)`);
   const report = await importListFiles(ctx.db, files, cliMeta(), {
-    allowMassRemoval: allow.allowMassRemoval ?? false,
-    allowOlderEdition: allow.allowOlderEdition ?? false,
+    // Commander names the two flags' options as RegressionAllowances does.
+    ...allow,
     onParsed: (parsed) => progress.phase(`parsed ${parsed.map((p) => `${p.source} (${p.format}, ${p.entities.length})`).join(", ")}`),
     onProgress: (event) => progress.update(`${event.source} ${event.phase}`, event.done),
   });

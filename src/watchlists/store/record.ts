@@ -6,7 +6,7 @@ import type { CallMeta } from "@/context";
 import { newId } from "@/lib/ids";
 import { type Db, walAutocheckpoint, writeTx } from "@/storage/db";
 import type { SourceList, WatchlistEntity } from "../entity";
-import { isMassRemoval, isOlderEdition, MassRemovalError, OlderEditionError } from "../errors";
+import { isMassRemoval, isOlderEdition, MassRemovalError, OlderEditionError, type RegressionAllowances } from "../errors";
 import { entityRow } from "./entity-row";
 import type { ImportLease } from "./import-lock";
 import { latestSnapshot } from "./read";
@@ -36,7 +36,7 @@ export async function recordImport(
   lease: ImportLease,
   imports: readonly SourceImport[],
   meta: CallMeta,
-  options: { at?: Date; onProgress?: ImportProgress; allowMassRemoval?: boolean; allowOlderEdition?: boolean } = {},
+  options: { at?: Date; onProgress?: ImportProgress } & RegressionAllowances = {},
 ): Promise<RecordedImport> {
   const started = performance.now();
   const at = options.at ?? new Date();
@@ -136,7 +136,7 @@ function refuseRegression(
   item: SourceImport,
   built: WrittenEntities,
   previous: VersionRow,
-  options: { allowMassRemoval?: boolean; allowOlderEdition?: boolean },
+  options: RegressionAllowances,
 ): void {
   const publishedAt = publishedAtUtc(item.publishedAt);
   // Stored before publication dates were kept in UTC (rows.ts reads those the same way).
