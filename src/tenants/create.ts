@@ -18,8 +18,24 @@ export interface CreatedTenant {
   /** Shown exactly once. */
   apiKey: string;
   apiKeyId: string;
-  /** Shown exactly once; null when no webhookUrl was given. */
+  /**
+   * The whsec_ signing secret, shown exactly once. Issued at every onboarding, with or without a
+   * webhookUrl, as the contract says, so a receiver can be set up before its URL is registered.
+   * null only for the demo tenant (WithoutSigningSecret), whose creation nobody sees.
+   */
   webhookSigningSecret: string | null;
+}
+
+/** A tenant onboarded through the admin API or `aml tenant create`: it always has its secret. */
+export type OnboardedTenant = CreatedTenant & { webhookSigningSecret: string };
+
+/**
+ * How createTenant treats the signing secret. The demo tenant is created at `aml serve --demo`
+ * start, where nothing shows a secret: it gets none, so setting a URL on it later issues one and
+ * shows it (setWebhookUrl), rather than the tenant holding a secret no one has seen.
+ */
+export interface CreateTenantOptions {
+  withoutSigningSecret?: boolean;
 }
 
 /**
@@ -27,32 +43,34 @@ export interface CreatedTenant {
  * host name, if any, was resolved and found not to point at a private address the operator did not
  * allow-list (checkReceiverUrl), as the dispatcher would find at every delivery.
  */
-export async function onboardTenant(ctx: AppContext, rawInput: unknown, meta: CallMeta, lookup?: LookupFn): Promise<CreatedTenant> {
+export async function onboardTenant(ctx: AppContext, rawInput: unknown, meta: CallMeta, lookup?: LookupFn): Promise<OnboardedTenant> {
   const input = parseInput(CreateTenantInput, rawInput, "Tenant");
   // checkReceiverUrl includes the URL policy createTenant applies, so the input is inserted as checked.
   if (input.webhookUrl) await assertReceiverUrl(ctx, input.webhookUrl, lookup);
-  return insertTenant(ctx, input, meta);
+  const created = insertTenant(ctx, input, meta);
+  if (created.webhookSigningSecret === null) throw new Error("onboarding issued no webhook signing secret");
+  return { ...created, webhookSigningSecret: created.webhookSigningSecret };
 }
 
 /**
- * Onboards a tenant with a first API key (compliance_analyst) and, with a webhook URL, a signing
- * secret. Checks the URL policy without DNS (synchronous, for the demo tenant and fixtures);
- * onboardTenant adds the resolution check.
+ * Onboards a tenant with a first API key (compliance_analyst) and a webhook signing secret. Checks
+ * the URL policy without DNS (synchronous, for the demo tenant and fixtures); onboardTenant adds
+ * the resolution check.
  */
-export function createTenant(ctx: AppContext, rawInput: unknown, meta: CallMeta): CreatedTenant {
+export function createTenant(ctx: AppContext, rawInput: unknown, meta: CallMeta, options: CreateTenantOptions = {}): CreatedTenant {
   const input = parseInput(CreateTenantInput, rawInput, "Tenant");
   if (input.webhookUrl) {
     const check = checkWebhookUrl(input.webhookUrl, { allowPrivate: ctx.config.webhooks.allowPrivateNetworks });
     if (!check.ok) throw webhookUrlRefused(check.reason);
   }
-  return insertTenant(ctx, input, meta);
+  return insertTenant(ctx, input, meta, options);
 }
 
 /** The tenant row, its audit entry and first API key, in one transaction; the input already validated. */
-function insertTenant(ctx: AppContext, input: CreateTenantInput, meta: CallMeta): CreatedTenant {
+function insertTenant(ctx: AppContext, input: CreateTenantInput, meta: CallMeta, options: CreateTenantOptions = {}): CreatedTenant {
   const now = ctx.clock.now();
   const id = newId();
-  const secret = input.webhookUrl ? generateWebhookSecret() : null;
+  const secret = options.withoutSigningSecret ? null : generateWebhookSecret();
 
   return writeTx(ctx.db, () => {
     if (findTenantRow(ctx.db, input.slug)) {

@@ -26,6 +26,7 @@ export function ensureDemoTenant(ctx: AppContext, meta: CallMeta): { tenantId: s
         enabledLists: ["OFAC", "EU", "UK", "UN", "WIKIDATA"],
       },
       meta,
+      { withoutSigningSecret: true },
     );
     writeTx(ctx.db, () => relabel(ctx, created.apiKeyId));
     return { tenantId: created.tenant.id, apiKey: created.apiKey };

@@ -25,17 +25,17 @@ export const TenantResponse = z
   })
   .describe("A tenant. Never carries an API key or the webhook signing secret.");
 
-const webhookSigningSecret = z.string().regex(/^whsec_/).nullable();
+const webhookSigningSecret = z.string().regex(/^whsec_/);
 
 export const CreatedTenantResponse = TenantResponse.extend({
   apiKey: z.string().regex(/^aml_live_/).describe("The first API key (role compliance_analyst), shown this once"),
   apiKeyId: z.uuid(),
-  webhookSigningSecret: webhookSigningSecret.describe("whsec_ signing secret, shown this once; null when no webhookUrl was given"),
+  webhookSigningSecret: webhookSigningSecret.describe("whsec_ signing secret, shown this once; issued with or without a webhookUrl, so a receiver can be set up before its URL is registered"),
   correlationId,
-}).describe("The onboarded tenant with its first API key and, with a webhookUrl, its signing secret: both shown once.");
+}).describe("The onboarded tenant with its first API key and its webhook signing secret: both shown once.");
 
 export const TenantWithSecretResponse = TenantResponse.extend({
-  webhookSigningSecret: webhookSigningSecret.describe("A new whsec_ secret, shown this once; null when none was issued (the secret is unchanged)"),
+  webhookSigningSecret: webhookSigningSecret.nullable().describe("A new whsec_ secret, shown this once; null when none was issued (the secret is unchanged)"),
   correlationId,
 }).describe("The tenant and, when one was issued, its new webhook signing secret.");
 

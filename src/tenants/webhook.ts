@@ -52,8 +52,9 @@ export async function assertReceiverUrl(ctx: Pick<AppContext, "config">, url: st
 }
 
 /**
- * Sets (or, with null, clears) a tenant's webhook URL. A tenant onboarded without a URL has no
- * signing secret yet: setting a URL then issues one, returned this once. Otherwise the secret is
+ * Sets (or, with null, clears) a tenant's webhook URL. A tenant without a signing secret (the demo
+ * tenant, or one onboarded without a URL by an earlier version) gets one when a URL is set,
+ * returned this once. Otherwise the secret is
  * kept (clearing a URL keeps it too; rotate it with rotateWebhookSecret). The dispatcher reads the
  * URL whenever it claims the tenant's due deliveries into its slots, so events already queued go to
  * the new URL; with the URL cleared nothing new is queued, and queued events fail their attempts

@@ -15,11 +15,14 @@ afterAll(() => {
   for (const folder of folders) folder.close();
 });
 
-/** A data folder with one tenant; `sealed` gives it a webhook signing secret sealed under master.key. */
+/**
+ * A data folder with one tenant; `sealed` gives it a webhook signing secret sealed under master.key.
+ * Onboarding always issues one, so the unsealed case is a tenant without (the demo tenant's case).
+ */
 function appliance(sealed: boolean): CliFolder {
   const folder = cliFolder("aml-key-");
   folders.push(folder);
-  makeTenant(folder.ctx, sealed ? { webhookUrl: "https://hooks.bank.example/aml" } : {});
+  makeTenant(folder.ctx, {}, { withoutSigningSecret: !sealed });
   return folder;
 }
 

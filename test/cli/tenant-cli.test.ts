@@ -68,11 +68,15 @@ describe("tenant create shows the secrets exactly once", () => {
     expect(resolveApiKey(folder.ctx.db, created.apiKey)?.actor.id).toBe(created.apiKeyId);
   });
 
-  test("without a webhook URL no signing secret is issued", async () => {
+  test("without a webhook URL a signing secret is still issued, shown once and sealed at rest", async () => {
     const result = await folder.aml(["--json", ...createArgs()]);
-    expect((JSON.parse(result.stdout) as CreatedJson).webhookSigningSecret).toBeNull();
-    expect(result.stdout).not.toContain("whsec_");
-    expect(tenantRow(`cli-bank-${counter}`)?.webhook_secret_enc).toBeNull();
+    const created = JSON.parse(result.stdout) as CreatedJson;
+    expect(created.webhookUrl).toBeNull();
+    expect(created.webhookSigningSecret).toMatch(/^whsec_[0-9A-Za-z]{40}$/);
+    const sealed = tenantRow(`cli-bank-${counter}`)?.webhook_secret_enc ?? null;
+    expect(sealed).not.toBeNull();
+    expect(sealed).not.toContain("whsec_");
+    expect(folder.ctx.secrets.open(sealed ?? "")).toBe(created.webhookSigningSecret);
   });
 
   test("tenant list and show never print a key or a secret, and neither aml.db nor its WAL holds them", async () => {

@@ -9,7 +9,7 @@ import { hostname } from "node:os";
 import { openContext } from "@/bootstrap";
 import { loadConfig } from "@/config";
 import type { AppContext, CallMeta } from "@/context";
-import { onboardTenant } from "@/tenants/create";
+import { type CreateTenantOptions, onboardTenant } from "@/tenants/create";
 import { setWebhookUrl } from "@/tenants/webhook";
 import { type LookupFn, systemLookup } from "@/webhooks/send-target";
 import { isPrivateHost } from "@/webhooks/url-policy";
@@ -38,8 +38,8 @@ const aml = (args: string[], env: Record<string, string> = SERVER_ENV) => runCli
 
 type WithSecret = CreatedJson;
 
-function tenant(overrides: Record<string, unknown> = {}) {
-  return makeTenant(world.server.ctx, overrides);
+function tenant(overrides: Record<string, unknown> = {}, options: CreateTenantOptions = {}) {
+  return makeTenant(world.server.ctx, overrides, options);
 }
 
 function tenantRow(id: string): { webhookUrl: string | null; secret: string | null } {
@@ -69,8 +69,8 @@ const deliveredFor = (screeningId: string) => receiver.delivered.filter((d) => d
 const rejectedFor = (screeningId: string) => receiver.rejected.filter((d) => d.rawBody.includes(screeningId));
 
 describe("tenant webhook set, seen by the running server", () => {
-  test("a tenant onboarded without a URL: set prints a secret once, and the server's next screening is delivered signed with it", async () => {
-    const created = tenant();
+  test("a tenant without a secret (as the demo tenant): set prints one once, and the server's next screening is delivered signed with it", async () => {
+    const created = tenant({}, { withoutSigningSecret: true });
     await screen(created.apiKey, "cli-before");
     expect(outboxCount(created.tenant.id)).toBe(0);
 
@@ -143,7 +143,7 @@ describe("tenant webhook rotate-secret, seen by the running server", () => {
   });
 
   test("--json prints the tenant with webhookSigningSecret; the audit log has the rotation without it", async () => {
-    const created = tenant();
+    const created = tenant({}, { withoutSigningSecret: true });
     const res = await aml(["--json", "tenant", "webhook", "rotate-secret", created.tenant.id]);
     expect(res.code).toBe(0);
     const json = JSON.parse(res.stdout) as WithSecret;

@@ -36,7 +36,7 @@ export function cliFolder(prefix = "aml-cli-"): CliFolder {
 export interface CreatedJson extends Tenant {
   apiKey: string;
   apiKeyId: string;
-  webhookSigningSecret: string | null;
+  webhookSigningSecret: string;
 }
 
 export const API_KEY_RE = /aml_live_[0-9A-Za-z]{40}/g;

@@ -1,10 +1,10 @@
 import type { AppContext } from "@/context";
-import { type CreatedTenant, createTenant } from "@/tenants/create";
+import { type CreatedTenant, type CreateTenantOptions, createTenant } from "@/tenants/create";
 
 let counter = 0;
 
 /** A fresh tenant with a unique slug; tests never share seeded tenants. */
-export function makeTenant(ctx: AppContext, overrides: Record<string, unknown> = {}): CreatedTenant {
+export function makeTenant(ctx: AppContext, overrides: Record<string, unknown> = {}, options: CreateTenantOptions = {}): CreatedTenant {
   counter++;
   return createTenant(
     ctx,
@@ -17,5 +17,6 @@ export function makeTenant(ctx: AppContext, overrides: Record<string, unknown> =
       ...overrides,
     },
     { actor: { type: "cli", id: "test" } },
+    options,
   );
 }

@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { hostname } from "node:os";
 import { openDb } from "@/storage/db";
+import type { CreateTenantOptions } from "@/tenants/create";
+import { ensureDemoTenant } from "@/tenants/demo";
 import type { Tenant } from "@/tenants/schemas";
 import { importListFiles } from "@/watchlists/import";
 import type { WebhookExtension } from "@/webhooks/extension";
@@ -61,8 +63,8 @@ const putWebhook = (id: string, body: unknown, credential: Credential = admin) =
 const rotate = (id: string, credential: Credential = admin) => api<Answer>("POST", `/v1/tenants/${id}/webhook/secret`, { credential });
 
 /** A tenant of this file, onboarded in-process (no URL unless given). */
-function tenant(overrides: Record<string, unknown> = {}) {
-  return makeTenant(stack.server.ctx, overrides);
+function tenant(overrides: Record<string, unknown> = {}, options: CreateTenantOptions = {}) {
+  return makeTenant(stack.server.ctx, overrides, options);
 }
 
 function sealedSecret(id: string): string | null {
@@ -90,30 +92,47 @@ function verifiesWith(secret: string, request: RejectedRequest): boolean {
 }
 
 describe("PUT /v1/tenants/{id}/webhook", () => {
-  test("a tenant onboarded without a URL gets one and a signing secret, shown once; screenings are then delivered, signed with it", async () => {
+  test("a tenant onboarded without a URL already has its secret: setting a URL shows none, and deliveries are signed with the one from onboarding", async () => {
     const created = tenant();
-    expect(created.webhookSigningSecret).toBeNull();
+    const secret = created.webhookSigningSecret ?? "";
+    expect(secret).toMatch(/^whsec_[0-9A-Za-z]{40}$/);
+    expect(sealedSecret(created.tenant.id)).toBe(secret);
     const before = await screen(created.apiKey, "before-url");
     expect(outboxCount(created.tenant.id)).toBe(0);
 
     const res = await putWebhook(created.tenant.id, { webhookUrl: receiver.url });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toStartWith("application/json");
-    expect(res.body).toMatchObject({ id: created.tenant.id, slug: created.tenant.slug, webhookUrl: receiver.url });
-    const secret = res.body.webhookSigningSecret ?? "";
-    expect(secret).toMatch(/^whsec_[0-9A-Za-z]{40}$/);
+    expect(res.body).toMatchObject({ id: created.tenant.id, slug: created.tenant.slug, webhookUrl: receiver.url, webhookSigningSecret: null });
     expect(sealedSecret(created.tenant.id)).toBe(secret);
-
-    // Never readable again.
-    const shown = await api<Tenant>("GET", `/v1/tenants/${created.tenant.id}`, { credential: admin });
-    expect(shown.body.webhookUrl).toBe(receiver.url);
-    const listed = await api("GET", "/v1/tenants", { credential: admin });
-    for (const text of [shown.text, listed.text]) expect(text).not.toContain(secret);
 
     receiver.secret = secret;
     const id = await screen(created.apiKey, "after-url");
     await receiver.waitUntil(() => deliveredFor(receiver, id).length === 1);
     expect(deliveredFor(receiver, before)).toEqual([]);
+    expect(rejectedFor(receiver, id)).toEqual([]);
+  });
+
+  test("the demo tenant has no secret: setting a URL issues one, shown once; screenings are then delivered, signed with it", async () => {
+    const demo = ensureDemoTenant(stack.server.ctx, { actor: { type: "system", id: "demo" } });
+    expect(sealedSecret(demo.tenantId)).toBeNull();
+
+    const res = await putWebhook(demo.tenantId, { webhookUrl: receiver.url });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: demo.tenantId, slug: "demo", webhookUrl: receiver.url });
+    const secret = res.body.webhookSigningSecret ?? "";
+    expect(secret).toMatch(/^whsec_[0-9A-Za-z]{40}$/);
+    expect(sealedSecret(demo.tenantId)).toBe(secret);
+
+    // Never readable again.
+    const shown = await api<Tenant>("GET", `/v1/tenants/${demo.tenantId}`, { credential: admin });
+    expect(shown.body.webhookUrl).toBe(receiver.url);
+    const listed = await api("GET", "/v1/tenants", { credential: admin });
+    for (const text of [shown.text, listed.text]) expect(text).not.toContain(secret);
+
+    receiver.secret = secret;
+    const id = await screen(demo.apiKey, "demo-after-url");
+    await receiver.waitUntil(() => deliveredFor(receiver, id).length === 1);
     expect(rejectedFor(receiver, id)).toEqual([]);
   });
 
@@ -318,7 +337,8 @@ describe("POST /v1/tenants/{id}/webhook/secret", () => {
 
 describe("audit", () => {
   test("both changes are audited with the token's sub and the correlation id, without any secret", async () => {
-    const created = tenant();
+    // Without a secret, so the first URL issues one (webhookSigningSecretIssued: true).
+    const created = tenant({}, { withoutSigningSecret: true });
     const set = await api<WithSecret>("PUT", `/v1/tenants/${created.tenant.id}/webhook`, {
       credential: admin,
       body: { webhookUrl: "https://hooks.bank.example/one" },
@@ -413,7 +433,8 @@ describe("admin only", () => {
 
 describe("the CLI's --remote mode uses the same routes", () => {
   test("tenant webhook set and rotate-secret with an admin token", async () => {
-    const created = tenant();
+    // Without a secret, so set issues one and prints it.
+    const created = tenant({}, { withoutSigningSecret: true });
     const token = (admin as { bearer: string }).bearer;
     const aml = (args: string[]) => runCli(["--remote", stack.server.url, "--token", token, "--json", ...args], { dataDir: "/nonexistent-aml-data" });
     const set = await aml(["tenant", "webhook", "set", created.tenant.slug, "https://hooks.bank.example/remote"]);

@@ -76,7 +76,7 @@ export function tenantRoutes(deps: HttpDeps) {
         detail: {
           ...secured("Admin", {
             summary: "Onboard a tenant",
-            description: `Creates the tenant and its first API key (role compliance_analyst). Returns 201 with the tenant, apiKey, apiKeyId and, when webhookUrl is set, webhookSigningSecret (whsec_…) — both exactly once; they cannot be read again. 400 on an invalid or unknown field: name, slug, e-mail, list or webhook URL (including a host name that resolves to a private address the operator did not allow-list); 409 when the slug exists. Audited as tenant.create (the webhook URL without its query string) and api_key.issue with the token's sub. ${MEDIA} ${NO_QUERY}`,
+            description: `Creates the tenant and its first API key (role compliance_analyst). Returns 201 with the tenant, apiKey, apiKeyId and webhookSigningSecret (whsec_…, issued with or without a webhookUrl, so a receiver can be set up before its URL is registered) — both exactly once; they cannot be read again. 400 on an invalid or unknown field: name, slug, e-mail, list or webhook URL (including a host name that resolves to a private address the operator did not allow-list); 409 when the slug exists. Audited as tenant.create (the webhook URL without its query string) and api_key.issue with the token's sub. ${MEDIA} ${NO_QUERY}`,
             tags: ["Tenants (admin)"],
           }),
           requestBody: jsonRequestBody(CreateTenantInput),
@@ -201,7 +201,7 @@ export function tenantRoutes(deps: HttpDeps) {
         detail: {
           ...secured("Admin", {
             summary: "Set or clear the webhook URL",
-            description: `Body { webhookUrl: string, or null to clear it }. The URL policy of onboarding applies: http or https, no credentials, no private or loopback host unless allow-listed, and a host name must not resolve to such an address (400 naming webhookUrl). Returns the tenant with webhookSigningSecret: a new whsec_ secret, shown this once, when the tenant had none (onboarded without a URL); otherwise null and the secret is unchanged. Events already queued are delivered to the new URL; with the URL cleared no new events are queued. Audited as webhook_url.set with the previous and new URL, each as origin and path (a query string, which may carry a token, is not recorded). ${MEDIA} ${NO_QUERY}`,
+            description: `Body { webhookUrl: string, or null to clear it }. The URL policy of onboarding applies: http or https, no credentials, no private or loopback host unless allow-listed, and a host name must not resolve to such an address (400 naming webhookUrl). Returns the tenant with webhookSigningSecret: a new whsec_ secret, shown this once, when the tenant had none (the demo tenant of aml serve --demo, or one onboarded without a URL by an earlier version); otherwise null and the secret is unchanged. Events already queued are delivered to the new URL; with the URL cleared no new events are queued. Audited as webhook_url.set with the previous and new URL, each as origin and path (a query string, which may carry a token, is not recorded). ${MEDIA} ${NO_QUERY}`,
             tags: ["Tenants (admin)"],
           }),
           requestBody: jsonRequestBody(SetWebhookInput),
