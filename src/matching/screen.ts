@@ -25,7 +25,7 @@ interface Best {
 const DAY_MS = 86_400_000;
 
 /** Sources selected by the options whose data is too old for maxDataAgeDays, or undated. */
-export function staleSources(options: ResolvedOptions, ctx: ScreenContext): SourceList[] {
+export function staleSources(options: Pick<ResolvedOptions, "lists" | "maxDataAgeDays">, ctx: Pick<ScreenContext, "sourcePublishedAt" | "now">): SourceList[] {
   const limit = options.maxDataAgeDays;
   if (limit === null) return [];
   return options.lists.filter((source) => {

@@ -23,6 +23,7 @@ export const BULK_CSV_COLUMNS = [
   "errorDetail",
   // Added after the others, so that a reader of the earlier columns by position is not misled.
   "listsNotLoaded",
+  "listsStale",
 ] as const;
 
 /**
@@ -69,6 +70,7 @@ export function bulkCsv(result: BulkResult): string {
       // A validation failure's detail already lists every field issue.
       row.error?.detail ?? null,
       row.listsNotLoaded?.join(";") ?? null,
+      row.listsStale?.join(";") ?? null,
     ]),
   );
 }

@@ -49,6 +49,8 @@ export interface BulkRowSummary {
   adverseMediaStatus: ScreeningRecord["adverseMediaStatus"] | null;
   /** Selected lists the snapshot did not hold, so not checked; null for a failed row. */
   listsNotLoaded: SourceList[] | null;
+  /** Selected lists older than maxDataAgeDays, undated or not loaded; null for a failed row. */
+  listsStale: SourceList[] | null;
   error: BulkRowError | null;
 }
 
@@ -132,6 +134,7 @@ function screenedRow(index: number, r: ScreeningRecord): BulkRowSummary {
     userReference: r.userReference,
     ...outcomeSummary(r),
     listsNotLoaded: r.listVersions.notLoaded,
+    listsStale: r.listVersions.stale,
     error: null,
   };
 }
@@ -154,6 +157,7 @@ export function failedRow(index: number, row: unknown, error: BulkRowError): Bul
     matchCount: null,
     adverseMediaStatus: null,
     listsNotLoaded: null,
+    listsStale: null,
     error,
   };
 }

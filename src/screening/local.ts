@@ -49,6 +49,8 @@ export type LocalResult =
       adverseMediaStatus: string;
       /** Selected lists the snapshot did not hold: not checked, so a Clear says nothing about them. */
       listsNotLoaded: string[];
+      /** Selected lists older than maxDataAgeDays, undated or not loaded: a Clear rests on old data for them. */
+      listsStale: string[];
       matches: Array<{ source: string; externalId: string; matchedName: string; score: number }>;
     }
   | { line: number; error: { detail: string; errors: Array<{ field: string; message: string }> } };
@@ -64,6 +66,7 @@ export function screenLocally(lists: LoadedLists<MatchIndex>, row: SubjectFileRo
     subject,
     ...outcomeSummary(r),
     listsNotLoaded: r.listVersions.notLoaded,
+    listsStale: r.listVersions.stale,
     matches: r.matches.map((m) => ({ source: m.source, externalId: m.externalId, matchedName: m.matchedName, score: m.score })),
   };
 }

@@ -49,7 +49,7 @@ export function runScreening(lists: LoadedLists<MatchIndex>, request: ScreenRequ
     userReference: subject.userReference,
     subject,
     options,
-    listVersions: selectedListVersions(lists, options.lists),
+    listVersions: selectedListVersions(lists, options, now),
     isMatch: outcome.isMatch,
     score: outcome.score,
     decision: outcome.decision,

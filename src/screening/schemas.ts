@@ -217,6 +217,11 @@ export const ScreeningResponse = z
           )
           .describe("The version read of each selected list (options.lists) the snapshot held"),
         notLoaded: z.array(Source).describe("Selected lists the snapshot did not hold: NOT checked, so a Clear says nothing about them"),
+        stale: z
+          .array(Source)
+          .describe(
+            "Selected lists older than options.maxDataAgeDays when screened (published more than that many days before createdAt), undated, or not loaded: a Clear rests on old data for them, and each of their matches has staleSource true. [] when maxDataAgeDays is null",
+          ),
         isDemo: z
           .boolean()
           .describe(
@@ -263,6 +268,12 @@ const BulkRow = z.object({
     .nullable()
     .describe(
       "Lists the tenant's options selected that the serving snapshot did not hold (listVersions.notLoaded of the record): NOT checked, so a Clear says nothing about them. [] when every selected list was checked; null for a failed row. One snapshot serves the whole request, so it is the same for every screened row.",
+    ),
+  listsStale: z
+    .array(Source)
+    .nullable()
+    .describe(
+      "Lists the tenant's options selected whose data was older than maxDataAgeDays, undated or not loaded (listVersions.stale of the record): a Clear rests on old data for them. [] without a limit or when every selected list is fresh; null for a failed row. The same for every screened row.",
     ),
   error: z
     .object({

@@ -4,7 +4,7 @@ import type { Match } from "@/matching/types";
 import type { Db } from "@/storage/db";
 import type { ScreeningSubject } from "./subject";
 import { publishedAtUtc } from "@/watchlists/published-at";
-import { notLoadedLists } from "./list-versions";
+import { listVersionsOf } from "./list-versions";
 import type { ListVersionRef, ScreeningRecord } from "./types";
 
 interface ScreeningRow {
@@ -49,12 +49,7 @@ function toRecord(row: ScreeningRow, isDemoVersion: DemoVersionLookup): Screenin
     userReference: row.user_reference,
     subject: JSON.parse(row.subject) as ScreeningSubject,
     options,
-    listVersions: {
-      snapshotId: row.snapshot_id,
-      sources,
-      notLoaded: notLoadedLists(options.lists, sources),
-      isDemo: sources.some((s) => s.isDemo),
-    },
+    listVersions: listVersionsOf(row.snapshot_id, sources, options, new Date(row.created_at)),
     isMatch: row.is_match === 1,
     score: row.score,
     decision: row.decision,

@@ -28,6 +28,13 @@ export interface ScreeningListVersions {
    */
   notLoaded: SourceList[];
   /**
+   * Selected lists older than options.maxDataAgeDays at the screen's time (publication date before
+   * createdAt minus the limit), undated, or not loaded: a Clear rests on old data for them. [] without
+   * a limit. Each match from such a list is flagged staleSource too. Derived on read from the
+   * sources' dates, the options and createdAt, like notLoaded.
+   */
+  stale: SourceList[];
+  /**
    * True when any source read is the FICTIONAL demo list: the decision says nothing about real
    * sanctions or PEP data. Derived from sources, so it can never disagree with them.
    */

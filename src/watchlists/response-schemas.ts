@@ -37,9 +37,17 @@ export const ListsVersionResponse = z
         isDemo: z.boolean(),
       }),
     ),
+    coverage: z
+      .object({
+        selected: z.array(Source).describe("The lists a screen without options checks: the risk profile's, limited to those enabled for the tenant; [] when they leave none (every screen is then refused with 400)"),
+        notLoaded: z.array(Source).describe("Selected lists the serving snapshot does not hold: NOT checked, so a Clear says nothing about them (each screening records them in listVersions.notLoaded)"),
+        stale: z.array(Source).describe("Selected lists whose publication date is older than maxDataAgeDays, or unknown (a not-loaded list included); [] without a limit (each screening records them in listVersions.stale)"),
+        maxDataAgeDays: z.number().int().nullable().describe("The risk profile's limit; null for none"),
+      })
+      .describe("The calling tenant's coverage by this snapshot"),
     correlationId,
   })
-  .describe("The serving watchlist snapshot and, per source, where its data came from.");
+  .describe("The serving watchlist snapshot, per source where its data came from, and what the caller's screens check against it.");
 
 const ListVersion = z.object({
   id: z.string(),

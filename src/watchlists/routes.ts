@@ -8,6 +8,7 @@ import { media } from "@/http/media";
 import { JSON_ONLY } from "@/http/negotiate";
 import { jsonResponse, NO_QUERY_PROBLEM, NO_WATCHLIST_PROBLEM, problemResponses } from "@/http/openapi";
 import { callMeta } from "@/http/request-state";
+import { listCoverage } from "@/screening/list-coverage";
 import { EditionConflictError, ListParseError, MASS_REMOVAL_FLOOR, MASS_REMOVAL_SHARE, MassRemovalError, OlderEditionError } from "./errors";
 import { importListFiles } from "./import";
 import { IMPORT_REPORT_SCHEMA, LISTS_VERSION_SCHEMA } from "./response-schemas";
@@ -58,11 +59,12 @@ export function listRoutes<Index>(deps: HttpDeps, runtime: () => WatchlistRuntim
     .use(media())
     .get(
       "/v1/lists/version",
-      () => {
+      ({ caller }) => {
         const lists = runtime();
         const loaded = lists.current();
         if (!loaded) throw new ServiceError("NOT_READY", lists.notServingReason() ?? "No watchlist snapshot is loaded yet; retry shortly.");
-        return listsVersionView(loaded, deps.clock.now());
+        const now = deps.clock.now();
+        return { ...listsVersionView(loaded, now), coverage: listCoverage(deps.db, caller.tenantId, loaded.versions, now) };
       },
       {
         tenant: "Screening.Read",
@@ -72,7 +74,7 @@ export function listRoutes<Index>(deps: HttpDeps, runtime: () => WatchlistRuntim
           ...secured("Screening.Read", {
             summary: "The serving watchlist version",
             description:
-              "versionId is the serving snapshot (one immutable version per source); each source lists its publication date from inside the file, ageDays (compared by maxDataAgeDays), import time, entity and name counts, the files' sha256 and the diff against the previous version. isDemo/notice mark the fictional demo list. Not counted against the quota. 503 while no snapshot is loaded. No query parameters.",
+              "versionId is the serving snapshot (one immutable version per source); each source lists its publication date from inside the file, ageDays (compared by maxDataAgeDays), import time, entity and name counts, the files' sha256 and the diff against the previous version. isDemo/notice mark the fictional demo list. coverage is the caller's tenant's: the lists a screen without options checks (its risk profile's, limited to the lists enabled for it), those the snapshot does not hold (notLoaded: not checked, so a Clear says nothing about them) and those older than the profile's maxDataAgeDays (stale) — what every screening records in listVersions.notLoaded and listVersions.stale, known before screening anyone. Not counted against the quota. 503 while no snapshot is loaded. No query parameters.",
             tags: ["Watchlists"],
           }),
           responses: {

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { AppContext } from "@/context";
+import { coverageGaps, coverageOfTenants, type TenantListCoverage } from "@/screening/list-coverage";
 import { latestSnapshot, listVersions, snapshotVersions } from "@/watchlists/store/read";
 import type { ImportReport, ListVersion } from "@/watchlists/store/types";
 import { MASS_REMOVAL_FLOOR, MASS_REMOVAL_SHARE, type RegressionAllowances } from "@/watchlists/errors";
@@ -39,9 +40,11 @@ export function registerLists(program: Command): void {
       withContext(command, (ctx, json) => {
         const snapshot = latestSnapshot(ctx.db);
         const now = ctx.clock.now();
-        const versions = options.history ? listVersions(ctx.db, 1000) : snapshot ? snapshotVersions(ctx.db, snapshot) : [];
+        const serving = snapshot ? snapshotVersions(ctx.db, snapshot) : [];
+        const versions = options.history ? listVersions(ctx.db, 1000) : serving;
+        const coverage = snapshot ? coverageOfTenants(ctx.db, serving, now) : [];
         if (json) {
-          printJson({ snapshot, versions: versions.map((v) => ({ ...v, ageDays: ageInDays(v.publishedAt, now) })) });
+          printJson({ snapshot, versions: versions.map((v) => ({ ...v, ageDays: ageInDays(v.publishedAt, now) })), coverage });
           return;
         }
         if (!snapshot) {
@@ -66,9 +69,25 @@ export function registerLists(program: Command): void {
           })),
           ["source", "format", "published", "ageDays", "entities", "names", "added", "removed", "changed", "imported", "version"],
         );
+        printCoverageGaps(coverage);
         if (options.warnings) printAllWarnings(versions);
       }),
     );
+}
+
+/**
+ * The lists tenants' screens select that the snapshot does not hold, or holds with data older than
+ * their risk profile allows: a Clear says nothing about the first, and rests on old data for the
+ * second. Printed so the operator who imports the files sees the gap, not only the tenant.
+ */
+function printCoverageGaps(coverage: readonly TenantListCoverage[]): void {
+  const gaps = coverageGaps(coverage);
+  for (const [list, tenants] of gaps.notLoaded) {
+    console.log(`\nnot loaded: ${list}, selected by ${tenants.length} tenant(s): ${tenants.join(", ")}. Their screens do NOT check it, so a Clear says nothing about it: import its files.`);
+  }
+  for (const [list, tenants] of gaps.stale) {
+    console.log(`\nstale: ${list} is older than the maxDataAgeDays of ${tenants.length} tenant(s), or undated: ${tenants.join(", ")}. Their screens name it in listVersions.stale: import a newer edition.`);
+  }
 }
 
 /** Warnings an import prints per source; the rest are counted, and `lists status --warnings` prints every one kept. */
@@ -103,8 +122,13 @@ async function importLists(ctx: AppContext, paths: string[], json: boolean, allo
     onProgress: (event) => progress.update(`${event.source} ${event.phase}`, event.done),
   });
   progress.done();
-  if (json) printJson(report);
-  else printImportReport(report);
+  if (json) {
+    printJson(report);
+    return;
+  }
+  printImportReport(report);
+  const snapshot = latestSnapshot(ctx.db);
+  if (snapshot) printCoverageGaps(coverageOfTenants(ctx.db, snapshotVersions(ctx.db, snapshot), ctx.clock.now()));
 }
 
 function printImportReport(report: ImportReport): void {

@@ -56,17 +56,22 @@ export function registerScreen(program: Command): void {
         let failed = 0;
         // One snapshot serves every row, so every screened row names the same lists not checked.
         let notChecked: string[] = [];
+        let stale: string[] = [];
         const now = ctx.clock.now();
         for (const row of rows) {
           const result = screenLocally(lists, row, resolved, now);
           if ("error" in result) failed++;
-          else notChecked = result.listsNotLoaded;
+          else {
+            notChecked = result.listsNotLoaded;
+            stale = result.listsStale.filter((list) => !notChecked.includes(list));
+          }
           if (options.out) lines.push(JSON.stringify(result));
           else process.stdout.write(`${JSON.stringify(result)}\n`);
         }
         if (options.out) writeFileSync(options.out, lines.length > 0 ? `${lines.join("\n")}\n` : "");
         const unchecked = notChecked.length > 0 ? `; NOT checked, as the snapshot does not hold them: ${notChecked.join(", ")}` : "";
-        process.stderr.write(`screened ${rows.length - failed} of ${rows.length} subject(s) against snapshot ${lists.snapshot.id}${unchecked}; nothing was stored or charged\n`);
+        const old = stale.length > 0 ? `; older than maxDataAgeDays (${resolved.maxDataAgeDays} days) or undated: ${stale.join(", ")}` : "";
+        process.stderr.write(`screened ${rows.length - failed} of ${rows.length} subject(s) against snapshot ${lists.snapshot.id}${unchecked}${old}; nothing was stored or charged\n`);
         if (failed > 0) process.exitCode = 1;
       });
     });

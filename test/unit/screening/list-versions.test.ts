@@ -1,24 +1,28 @@
 import { expect, test } from "bun:test";
-import { notLoadedLists, selectedListVersions } from "@/screening/list-versions";
+import { listVersionsOf, notLoadedLists, selectedListVersions, staleLists } from "@/screening/list-versions";
 import type { ListSnapshot, ListVersion } from "@/watchlists/store/types";
 
-const version = (source: ListVersion["source"], id: string, isDemo = false) => ({ source, id, publishedAt: "2026-11-01T00:00:00.000Z", isDemo }) as ListVersion;
+const version = (source: ListVersion["source"], id: string, isDemo = false, publishedAt: string | null = "2026-11-01T00:00:00.000Z") =>
+  ({ source, id, publishedAt, isDemo }) as ListVersion;
 const lists = {
   snapshot: { id: "snap-1" } as ListSnapshot,
   versions: [version("OFAC", "v-ofac"), version("UN", "v-un"), version("WIKIDATA", "v-wd")],
 };
+const AT = new Date("2026-11-21T12:00:00.000Z");
+const noLimit = (selected: ListVersion["source"][]) => ({ lists: selected, maxDataAgeDays: null });
 
 test("a screen records only the versions of the lists it selected, and the selected lists not loaded", () => {
-  expect(selectedListVersions(lists, ["OFAC", "EU", "UN"])).toEqual({
+  expect(selectedListVersions(lists, noLimit(["OFAC", "EU", "UN"]), AT)).toEqual({
     snapshotId: "snap-1",
     sources: [
       { source: "OFAC", versionId: "v-ofac", publishedAt: "2026-11-01T00:00:00.000Z", isDemo: false },
       { source: "UN", versionId: "v-un", publishedAt: "2026-11-01T00:00:00.000Z", isDemo: false },
     ],
     notLoaded: ["EU"],
+    stale: [],
     isDemo: false,
   });
-  expect(selectedListVersions(lists, ["WIKIDATA"]).sources.map((s) => s.source)).toEqual(["WIKIDATA"]);
+  expect(selectedListVersions(lists, noLimit(["WIKIDATA"]), AT).sources.map((s) => s.source)).toEqual(["WIKIDATA"]);
 });
 
 test("not loaded is derived from the selection and the sources read, for records stored before it existed", () => {
@@ -32,8 +36,34 @@ test("not loaded is derived from the selection and the sources read, for records
 
 test("a screen that read the demo list says so, per source and for the whole screen", () => {
   const demo = { snapshot: { id: "snap-2" } as ListSnapshot, versions: [version("OFAC", "v-real"), version("WIKIDATA", "v-demo", true)] };
-  const read = selectedListVersions(demo, ["OFAC", "WIKIDATA"]);
+  const read = selectedListVersions(demo, noLimit(["OFAC", "WIKIDATA"]), AT);
   expect(read.sources.map((s) => s.isDemo)).toEqual([false, true]);
   expect(read.isDemo).toBe(true);
-  expect(selectedListVersions(demo, ["OFAC"]).isDemo).toBe(false);
+  expect(selectedListVersions(demo, noLimit(["OFAC"]), AT).isDemo).toBe(false);
+});
+
+test("stale: selected lists published more than maxDataAgeDays before the screen, undated, or not loaded", () => {
+  const aged = {
+    snapshot: { id: "snap-3" } as ListSnapshot,
+    versions: [
+      version("OFAC", "v-ofac", false, "2026-11-20T00:00:00.000Z"), // 1.5 days before AT
+      version("UN", "v-un", false, "2026-11-10T00:00:00.000Z"), // 11.5 days
+      version("UK", "v-uk", false, null), // no date in the file
+      version("WIKIDATA", "v-wd", false, "2026-01-01T00:00:00.000Z"), // old, but not selected
+    ],
+  };
+  const read = selectedListVersions(aged, { lists: ["OFAC", "UN", "UK", "EU"], maxDataAgeDays: 10 }, AT);
+  expect(read.stale).toEqual(["UN", "UK", "EU"]);
+  expect(read.notLoaded).toEqual(["EU"]);
+  // Without a limit nothing is stale, however old.
+  expect(selectedListVersions(aged, { lists: ["UN", "UK", "WIKIDATA"], maxDataAgeDays: null }, AT).stale).toEqual([]);
+  // Judged at the screen's time: at 15 November, UN (5 days old) was fresh; the undated UK never is.
+  expect(staleLists({ lists: ["OFAC", "UN", "UK"], maxDataAgeDays: 10 }, read.sources, new Date("2026-11-15T00:00:00.000Z"))).toEqual(["UK"]);
+});
+
+test("a stored record's listVersions read back as the screen answered them", () => {
+  const options = { lists: ["OFAC", "UN", "EU"] as ListVersion["source"][], maxDataAgeDays: 10 };
+  const answered = selectedListVersions({ ...lists, versions: [version("OFAC", "v-ofac", false, "2026-11-01T00:00:00.000Z"), version("UN", "v-un")] }, options, AT);
+  expect(listVersionsOf("snap-1", answered.sources, options, AT)).toEqual(answered);
+  expect(answered.stale).toEqual(["OFAC", "UN", "EU"]);
 });

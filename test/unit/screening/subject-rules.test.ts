@@ -254,7 +254,7 @@ describe("bulk CSV echoes a failed row's name", () => {
     };
     const lines = bulkCsv(result).split("\r\n");
     expect(lines[1]).toBe(
-      `0,failed,,"'=HYPERLINK(""http://evil.example"")\uFFFD",,,,,,,,,,,,VALIDATION_FAILED,The subject is invalid: fullName ${NO_NAME_MESSAGE}.,`,
+      `0,failed,,"'=HYPERLINK(""http://evil.example"")\uFFFD",,,,,,,,,,,,VALIDATION_FAILED,The subject is invalid: fullName ${NO_NAME_MESSAGE}.,,`,
     );
     expect(lines[2]).toStartWith("1,failed,,,");
   });
