@@ -126,7 +126,7 @@ describe("aml lists status names the gaps for the operator", () => {
     const ukLine = status.stdout.split("\n").find((l) => l.startsWith("not loaded: UK,"));
     expect(ukLine).toContain(selecting.tenant.slug);
     expect(ukLine).toContain("do NOT check it");
-    const unLine = status.stdout.split("\n").find((l) => l.startsWith("stale: UN "));
+    const unLine = status.stdout.split("\n").find((l) => l.startsWith("stale: UN,"));
     expect(unLine).toContain(`${aged.tenant.slug} (maxDataAgeDays 1)`);
     expect(unLine).not.toContain(selecting.tenant.slug);
 

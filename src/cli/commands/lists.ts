@@ -86,7 +86,7 @@ function printCoverageGaps(coverage: readonly TenantListCoverage[]): void {
     console.log(`\nnot loaded: ${list}, selected by ${tenants.length} tenant(s): ${tenants.join(", ")}. Their screens do NOT check it, so a Clear says nothing about it: import its files.`);
   }
   for (const [list, tenants] of gaps.stale) {
-    console.log(`\nstale: ${list} is older than the maxDataAgeDays of ${tenants.length} tenant(s), or undated: ${tenants.join(", ")}. Their screens name it in listVersions.stale: import a newer edition.`);
+    console.log(`\nstale: ${list}, older than allowed (or undated) for ${tenants.length} tenant(s): ${tenants.join(", ")}. Their screens name it in listVersions.stale: import a newer edition.`);
   }
 }
 
