@@ -48,7 +48,7 @@ const fields = {
   lists: z.array(sourceList).min(1).nullable().describe("Watchlists to screen against (OFAC, EU, UK, UN, WIKIDATA). null = the lists of coveragePreset. Default null."),
   pepTiers: z.array(pepTier).describe("PEP tiers that may produce a match (Domestic, Foreign, InternationalOrganization, FamilyOrAssociate); sanctions matches are never filtered by tier. Default all four."),
   coveragePreset: z.enum(COVERAGE_PRESETS).describe("Named coverage: sanctions = OFAC, EU, UK, UN; sanctions_pep = + WIKIDATA PEPs; full = + adverse media. Default sanctions_pep."),
-  maxDataAgeDays: z.number().int().min(1).max(3650).nullable().describe("Flag matches, and report stale sources, whose list publication date is older than this many days (matches are kept: a stale sanctions hit is still a hit). null = no age check. Default null."),
+  maxDataAgeDays: z.number().int().min(1).max(3650).nullable().describe("Flag matches, and report stale sources (listVersions.stale), whose list was published more whole days ago than this, or carries no date (matches are kept: a stale sanctions hit is still a hit). null = no age check. Default null."),
   phonetic: z.boolean().describe("Accept phonetic equivalents of name tokens (Double Metaphone), e.g. Mohamed~Muhammad. Default true."),
   nicknames: z.boolean().describe("Accept given-name equivalents: English nicknames (Bob~Robert), cross-language forms (Yusuf~Joseph) and Korean romanisations (Jong~Chong, Lee~Ri). Default true."),
   trigramFloor: z.number().min(0.1).max(0.9).describe("Retrieval: minimum share (0.1–0.9) of a subject name token's trigrams a listed token must share to be compared fuzzily. Lower finds more spelling variants, slower. Default 0.3."),

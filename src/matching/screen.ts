@@ -4,6 +4,7 @@ import { listedWords, type MatchIndex } from "./index";
 import type { ResolvedOptions } from "./options-resolve";
 import { computeOutcome } from "./outcome";
 import { pepTiersOf } from "../watchlists/pep-tier";
+import { ageInDays } from "../watchlists/published-at";
 import { planQuery } from "./query";
 import { type Refined, refine, subjectFacts } from "./refine";
 import { retrieve } from "./retrieve";
@@ -22,16 +23,18 @@ interface Best {
   readonly reading: QueryReading | null;
 }
 
-const DAY_MS = 86_400_000;
-
-/** Sources selected by the options whose data is too old for maxDataAgeDays, or undated. */
+/**
+ * Sources selected by the options whose data is older than maxDataAgeDays: more whole days old
+ * than the limit (the ageDays that /v1/lists/version shows), or undated (no date, or text that is
+ * no ISO 8601 date), or not loaded.
+ */
 export function staleSources(options: Pick<ResolvedOptions, "lists" | "maxDataAgeDays">, ctx: Pick<ScreenContext, "sourcePublishedAt" | "now">): SourceList[] {
-  const limit = options.maxDataAgeDays;
+  // ?? null: options stored by any version read back without the field mean no limit, not NaN.
+  const limit = options.maxDataAgeDays ?? null;
   if (limit === null) return [];
   return options.lists.filter((source) => {
-    const published = ctx.sourcePublishedAt[source];
-    const at = published ? Date.parse(published) : Number.NaN;
-    return Number.isNaN(at) || ctx.now.getTime() - at > limit * DAY_MS;
+    const age = ageInDays(ctx.sourcePublishedAt[source] ?? null, ctx.now);
+    return age === null || age > limit;
   });
 }
 

@@ -220,7 +220,7 @@ export const ScreeningResponse = z
         stale: z
           .array(Source)
           .describe(
-            "Selected lists older than options.maxDataAgeDays when screened (published more than that many days before createdAt), undated, or not loaded: a Clear rests on old data for them, and each of their matches has staleSource true. [] when maxDataAgeDays is null",
+            "Selected lists older than options.maxDataAgeDays when screened (more whole days between their publication and createdAt than the limit), undated (no ISO 8601 date), or not loaded: a Clear rests on old data for them, and each of their matches has staleSource true. [] when maxDataAgeDays is null",
           ),
         isDemo: z
           .boolean()

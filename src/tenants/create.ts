@@ -47,9 +47,8 @@ export async function onboardTenant(ctx: AppContext, rawInput: unknown, meta: Ca
   const input = parseInput(CreateTenantInput, rawInput, "Tenant");
   // checkReceiverUrl includes the URL policy createTenant applies, so the input is inserted as checked.
   if (input.webhookUrl) await assertReceiverUrl(ctx, input.webhookUrl, lookup);
-  const created = insertTenant(ctx, input, meta);
-  if (created.webhookSigningSecret === null) throw new Error("onboarding issued no webhook signing secret");
-  return { ...created, webhookSigningSecret: created.webhookSigningSecret };
+  const secret = generateWebhookSecret();
+  return { ...insertTenant(ctx, input, meta, secret), webhookSigningSecret: secret };
 }
 
 /**
@@ -63,14 +62,16 @@ export function createTenant(ctx: AppContext, rawInput: unknown, meta: CallMeta,
     const check = checkWebhookUrl(input.webhookUrl, { allowPrivate: ctx.config.webhooks.allowPrivateNetworks });
     if (!check.ok) throw webhookUrlRefused(check.reason);
   }
-  return insertTenant(ctx, input, meta, options);
+  return insertTenant(ctx, input, meta, options.withoutSigningSecret ? null : generateWebhookSecret());
 }
 
-/** The tenant row, its audit entry and first API key, in one transaction; the input already validated. */
-function insertTenant(ctx: AppContext, input: CreateTenantInput, meta: CallMeta, options: CreateTenantOptions = {}): CreatedTenant {
+/**
+ * The tenant row, its audit entry and first API key, in one transaction; the input already
+ * validated, and the signing secret (or null) chosen by the caller.
+ */
+function insertTenant(ctx: AppContext, input: CreateTenantInput, meta: CallMeta, secret: string | null): CreatedTenant {
   const now = ctx.clock.now();
   const id = newId();
-  const secret = options.withoutSigningSecret ? null : generateWebhookSecret();
 
   return writeTx(ctx.db, () => {
     if (findTenantRow(ctx.db, input.slug)) {

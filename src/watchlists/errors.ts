@@ -1,4 +1,5 @@
 import { type ClashingEdition, type EditionClash, ukPublication } from "./editions";
+import { publishedAtMs } from "./published-at";
 
 /**
  * A list file that cannot be imported as a whole. Thrown instead of returning a partial
@@ -168,11 +169,10 @@ export const OLDER_EDITION_MS = 24 * 60 * 60 * 1000;
  * cannot be compared and passes.
  */
 export function isOlderEdition(publishedAt: string | null, servingPublishedAt: string | null): boolean {
-  // Only the UTC instants publishedAtUtc writes: Date.parse reads "Week 9" as a date too.
-  if (!publishedAt || !servingPublishedAt || !UTC_INSTANT.test(publishedAt) || !UTC_INSTANT.test(servingPublishedAt)) return false;
-  return Date.parse(servingPublishedAt) - Date.parse(publishedAt) >= OLDER_EDITION_MS;
+  const at = publishedAtMs(publishedAt);
+  const serving = publishedAtMs(servingPublishedAt);
+  if (at === null || serving === null) return false;
+  return serving - at >= OLDER_EDITION_MS;
 }
-
-const UTC_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const percent = (share: number): string => `${(share * 100).toFixed(share < 0.1 ? 1 : 0)}%`;

@@ -26,7 +26,7 @@ export const ListsVersionResponse = z
         versionId: z.string(),
         format: z.string(),
         publishedAt: z.string().nullable().describe("Publication date from inside the file, as an ISO 8601 date-time in UTC (a date alone is its first instant, a time without offset is read as UTC); the file's text as written when it is no ISO 8601 date; null when it carries none"),
-        ageDays: z.number().int().nullable().describe("Whole days since publishedAt (compared by maxDataAgeDays); null without a date"),
+        ageDays: z.number().int().nullable().describe("Whole days since publishedAt, rounded down; a list is stale for a tenant when this is more than its maxDataAgeDays. null without a date (an undated list is always stale under a limit)"),
         importedAt: instant("When it was imported"),
         entityCount: z.number().int().min(0),
         nameCount: z.number().int().min(0),

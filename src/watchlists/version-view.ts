@@ -1,4 +1,5 @@
 import type { SourceList } from "./entity";
+import { ageInDays } from "./published-at";
 import type { LoadedLists } from "./runtime";
 import type { ListVersion } from "./store/types";
 
@@ -31,12 +32,6 @@ export interface ListsVersionView {
   sources: SourceVersionView[];
 }
 
-export function ageInDays(publishedAt: string | null, now: Date): number | null {
-  if (!publishedAt) return null;
-  const time = Date.parse(publishedAt.length === 10 ? `${publishedAt}T00:00:00Z` : publishedAt);
-  if (Number.isNaN(time)) return null;
-  return Math.floor((now.getTime() - time) / 86_400_000);
-}
 
 /** GET /v1/lists/version: the serving snapshot and, per source, where its data came from. */
 export function listsVersionView<Index>(loaded: LoadedLists<Index>, now: Date): ListsVersionView {

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import Papa from "papaparse";
 import { setRiskProfile } from "@/profiles/store";
 import { writeTx } from "@/storage/db";
@@ -23,6 +25,9 @@ beforeAll(async () => {
 afterAll(() => world.close());
 
 const cli = { actor: { type: "cli" as const, id: "test" } };
+/** The UN file's publication date, and a limit it is 30 days inside whenever the test runs (no fixed date to outlive). */
+const UN_PUBLISHED = "2025-01-15T00:00:00.000Z";
+const FRESH_LIMIT = Math.floor((Date.now() - Date.parse(UN_PUBLISHED)) / 86_400_000) + 30;
 
 interface Coverage {
   selected: string[];
@@ -61,9 +66,9 @@ describe("GET /v1/lists/version: the caller's coverage", () => {
   });
 
   test("stale under maxDataAgeDays: an undated list always, a dated one once older than the limit, a not-loaded one too", async () => {
-    // UN was published 2025-01-15: within ten years, over one day.
-    const decade = tenant(["OFAC", "UN", "EU"], { maxDataAgeDays: 3650 });
-    expect(await coverageOf(decade.apiKey)).toEqual({ selected: ["OFAC", "EU", "UN"], notLoaded: ["EU"], stale: ["OFAC", "EU"], maxDataAgeDays: 3650 });
+    // UN was published 2025-01-15: inside FRESH_LIMIT, over one day.
+    const roomy = tenant(["OFAC", "UN", "EU"], { maxDataAgeDays: FRESH_LIMIT });
+    expect(await coverageOf(roomy.apiKey)).toEqual({ selected: ["OFAC", "EU", "UN"], notLoaded: ["EU"], stale: ["OFAC", "EU"], maxDataAgeDays: FRESH_LIMIT });
     const day = tenant(["OFAC", "UN"], { maxDataAgeDays: 1 });
     expect((await coverageOf(day.apiKey)).stale).toEqual(["OFAC", "UN"]);
   });
@@ -83,7 +88,7 @@ describe("GET /v1/lists/version: the caller's coverage", () => {
 
 describe("each screening records its stale lists", () => {
   test("check and the stored record: listVersions.stale, and staleSource on each match from a stale list", async () => {
-    const aged = tenant(["OFAC", "UN", "EU"], { maxDataAgeDays: 3650 });
+    const aged = tenant(["OFAC", "UN", "EU"], { maxDataAgeDays: FRESH_LIMIT });
     const res = await world.post("/v1/screenings/check", { fullName: "Dmitri Korvalev" }, { key: aged.apiKey });
     expect(res.status).toBe(200);
     const body = json<Screening>(res);
@@ -101,7 +106,7 @@ describe("each screening records its stale lists", () => {
   });
 
   test("bulk rows carry listsStale, in JSON and in the CSV; a failed row has none", async () => {
-    const aged = tenant(["OFAC", "UN"], { maxDataAgeDays: 3650 });
+    const aged = tenant(["OFAC", "UN"], { maxDataAgeDays: FRESH_LIMIT });
     const rows = [{ fullName: "Dmitri Korvalev" }, { bad: true }];
     const res = await world.post("/v1/screenings/bulk", rows, { key: aged.apiKey });
     expect(res.status).toBe(200);
@@ -114,6 +119,46 @@ describe("each screening records its stale lists", () => {
     expect(parsed.errors).toEqual([]);
     expect(parsed.meta.fields?.slice(-2)).toEqual(["listsNotLoaded", "listsStale"]);
     expect(parsed.data.map((r) => r.listsStale)).toEqual(["OFAC", ""]);
+  });
+});
+
+describe("a stored record reads its stale lists from what it stored", () => {
+  /**
+   * A copy of a real screening row with its list_versions and options replaced, as an earlier
+   * version stored them: dates as the publisher wrote them, no isDemo, and options without
+   * maxDataAgeDays. Inserted, not updated: the database refuses to change a stored screening.
+   */
+  function storedCopy(of: string, listVersions: unknown[], options: Record<string, unknown>): string {
+    const db = world.lists.server.ctx.db.sqlite;
+    const columns = db
+      .query<{ name: string }, []>("PRAGMA table_info(screenings)")
+      .all()
+      .map((c) => c.name);
+    const id = crypto.randomUUID();
+    const replaced: Record<string, string> = { id: "?1", list_versions: "?2", options: "?3" };
+    const select = columns.map((c) => replaced[c] ?? c).join(", ");
+    writeTx(world.lists.server.ctx.db, () =>
+      db.run(`INSERT INTO screenings (${columns.join(", ")}) SELECT ${select} FROM screenings WHERE id = ?4`, [id, JSON.stringify(listVersions), JSON.stringify(options), of]),
+    );
+    return id;
+  }
+
+  test("a bare date, a date that is no ISO date, and options without maxDataAgeDays", async () => {
+    const aged = tenant(["OFAC", "UN"], { maxDataAgeDays: FRESH_LIMIT });
+    const original = json<Screening & { options: Record<string, unknown> }>(await world.post("/v1/screenings/check", { fullName: "Ada Example" }, { key: aged.apiKey }));
+    const un = (publishedAt: string) => [{ source: "UN", versionId: "v-old-un", publishedAt }];
+    const read = async (id: string) => json<Screening>(await world.get(`/v1/screenings/${id}`, { key: aged.apiKey })).listVersions;
+
+    // "2025-01-15" is read as its first instant, UTC: inside the limit, so only OFAC (not loaded here) is stale.
+    const bare = await read(storedCopy(original.id, un("2025-01-15"), original.options));
+    expect(bare.sources).toEqual([{ source: "UN", versionId: "v-old-un", publishedAt: UN_PUBLISHED, isDemo: false }] as never);
+    expect(bare.notLoaded).toEqual(["OFAC"]);
+    expect(bare.stale).toEqual(["OFAC"]);
+    // Text that is no ISO 8601 date is undated, so stale under a limit, whatever Date.parse makes of it.
+    expect((await read(storedCopy(original.id, un("Week 47"), original.options))).stale).toEqual(["OFAC", "UN"]);
+    // Options without the field: no limit, nothing stale.
+    const { maxDataAgeDays: _dropped, ...withoutLimit } = original.options;
+    expect((await read(storedCopy(original.id, un("Week 47"), withoutLimit))).stale).toEqual([]);
   });
 });
 
@@ -140,5 +185,43 @@ describe("aml lists status names the gaps for the operator", () => {
       maxDataAgeDays: null,
     });
     expect(coverage.find((c) => c.tenant === aged.tenant.slug)?.stale).toEqual(["OFAC", "UN"]);
+  });
+
+  test("a suspended tenant cannot screen, so it has no gap to report", async () => {
+    const suspended = tenant(["OFAC", "UK"]);
+    const ctx = world.lists.server.ctx;
+    writeTx(ctx.db, () => ctx.db.sqlite.run("UPDATE tenants SET status = 'suspended' WHERE id = ?", [suspended.tenant.id]));
+    const status = await runCli(["lists", "status"], { dataDir: world.lists.server.dataDir });
+    expect(status.code).toBe(0);
+    expect(status.stdout).not.toContain(suspended.tenant.slug);
+    const asJson = await runCli(["--json", "lists", "status"], { dataDir: world.lists.server.dataDir });
+    const tenants = (JSON.parse(asJson.stdout) as { coverage: Array<{ tenant: string }> }).coverage.map((c) => c.tenant);
+    expect(tenants).not.toContain(suspended.tenant.slug);
+    expect(tenants.length).toBeGreaterThan(0);
+  });
+
+  test("lists import ends with the same gap lines", async () => {
+    const selecting = tenant(["OFAC", "UK"]);
+    const un = demoListFiles().find((f) => f.name.startsWith("un"));
+    const file = join(world.lists.server.dataDir, "..", `un-${selecting.tenant.slug}.xml`);
+    writeFileSync(file, un?.bytes ?? new Uint8Array());
+    const imported = await runCli(["lists", "import", file], { dataDir: world.lists.server.dataDir });
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).toMatch(/^UN\s+(imported|unchanged)\s+un-xml/m);
+    expect(imported.stdout.split("\n").find((l) => l.startsWith("not loaded: UK,"))).toContain(selecting.tenant.slug);
+  });
+});
+
+describe("aml screen", () => {
+  test("the summary on stderr names the lists not checked and the stale ones", async () => {
+    const aged = tenant(["OFAC", "UN", "EU"], { maxDataAgeDays: 1 });
+    const result = await runCli(["screen", "--tenant", aged.tenant.slug, "--name", "Ada Example"], { dataDir: world.lists.server.dataDir });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("NOT checked, as the snapshot does not hold them: EU");
+    // EU is named once, as not checked; OFAC is undated and UN more than a day old.
+    expect(result.stderr).toContain("older than maxDataAgeDays (1 days) or undated: OFAC, UN;");
+    const line = JSON.parse(result.stdout.trim()) as { listsNotLoaded: string[]; listsStale: string[] };
+    expect(line.listsNotLoaded).toEqual(["EU"]);
+    expect(line.listsStale).toEqual(["OFAC", "EU", "UN"]);
   });
 });

@@ -4,7 +4,8 @@ import { coverageGaps, coverageOfTenants, type TenantListCoverage } from "@/scre
 import { latestSnapshot, listVersions, snapshotVersions } from "@/watchlists/store/read";
 import type { ImportReport, ListVersion } from "@/watchlists/store/types";
 import { MASS_REMOVAL_FLOOR, MASS_REMOVAL_SHARE, type RegressionAllowances } from "@/watchlists/errors";
-import { ageInDays, DEMO_NOTICE } from "@/watchlists/version-view";
+import { ageInDays } from "@/watchlists/published-at";
+import { DEMO_NOTICE } from "@/watchlists/version-view";
 import { KEPT_WARNINGS, warningTotal } from "@/watchlists/warning-cap";
 import { cliMeta, withContext } from "../context";
 import { requireListPaths } from "../paths";
@@ -127,8 +128,13 @@ async function importLists(ctx: AppContext, paths: string[], json: boolean, allo
     return;
   }
   printImportReport(report);
-  const snapshot = latestSnapshot(ctx.db);
-  if (snapshot) printCoverageGaps(coverageOfTenants(ctx.db, snapshotVersions(ctx.db, snapshot), ctx.clock.now()));
+  // The import is published by now: a failure to report coverage must not read as a failed import.
+  try {
+    const snapshot = latestSnapshot(ctx.db);
+    if (snapshot) printCoverageGaps(coverageOfTenants(ctx.db, snapshotVersions(ctx.db, snapshot), ctx.clock.now()));
+  } catch (error) {
+    console.log(`\nwarning: the import is published, but the tenants' coverage could not be read (${error instanceof Error ? error.message : String(error)}); see aml lists status`);
+  }
 }
 
 function printImportReport(report: ImportReport): void {

@@ -73,7 +73,8 @@ export function registerTenant(program: Command): void {
       printRecord(tenant);
       console.log("");
       console.log(`API key (shown once, store it now):                ${apiKey}`);
-      console.log(`Webhook signing secret (shown once, store it now): ${webhookSigningSecret}`);
+      // A remote appliance of an earlier version issues none without a webhook URL.
+      if (webhookSigningSecret) console.log(`Webhook signing secret (shown once, store it now): ${webhookSigningSecret}`);
     });
 
   allowsRemote(tenant.command("list"))
@@ -167,7 +168,7 @@ function printWithSecret(command: Command, result: WithSecret): void {
   }
 }
 
-type CreatedOutput = Tenant & { apiKey: string; apiKeyId: string; webhookSigningSecret: string };
+type CreatedOutput = Tenant & { apiKey: string; apiKeyId: string; webhookSigningSecret: string | null };
 
 /** Remote lookup by id or slug: the admin API addresses tenants by id, so a slug is found in the list. */
 export async function remoteTenant(command: Command, ref: string): Promise<Tenant> {

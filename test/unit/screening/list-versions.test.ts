@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
-import { listVersionsOf, notLoadedLists, selectedListVersions, staleLists } from "@/screening/list-versions";
+import { notLoadedLists, selectedListVersions, staleLists } from "@/screening/list-versions";
+import { ageInDays, publishedAtMs } from "@/watchlists/published-at";
 import type { ListSnapshot, ListVersion } from "@/watchlists/store/types";
 
 const version = (source: ListVersion["source"], id: string, isDemo = false, publishedAt: string | null = "2026-11-01T00:00:00.000Z") =>
@@ -61,9 +62,31 @@ test("stale: selected lists published more than maxDataAgeDays before the screen
   expect(staleLists({ lists: ["OFAC", "UN", "UK"], maxDataAgeDays: 10 }, read.sources, new Date("2026-11-15T00:00:00.000Z"))).toEqual(["UK"]);
 });
 
-test("a stored record's listVersions read back as the screen answered them", () => {
-  const options = { lists: ["OFAC", "UN", "EU"] as ListVersion["source"][], maxDataAgeDays: 10 };
-  const answered = selectedListVersions({ ...lists, versions: [version("OFAC", "v-ofac", false, "2026-11-01T00:00:00.000Z"), version("UN", "v-un")] }, options, AT);
-  expect(listVersionsOf("snap-1", answered.sources, options, AT)).toEqual(answered);
-  expect(answered.stale).toEqual(["OFAC", "UN", "EU"]);
+test("only ISO 8601 dates count: text Date.parse would read loosely, or in the host's time zone, is undated", () => {
+  const at = (publishedAt: string | null) => staleLists({ lists: ["UN"], maxDataAgeDays: 1 }, [{ source: "UN", publishedAt }], AT);
+  // Date.parse reads "Week 47" as the year 2047: a list that looks fresh for ever, were it read so.
+  expect(at("Week 47")).toEqual(["UN"]);
+  // A space for the T: Date.parse reads it in the server's time zone.
+  expect(at("2026-11-20 23:30")).toEqual(["UN"]);
+  expect(at("2026-11-21T00:00:00.000Z")).toEqual([]);
+  // A date alone is its first instant, UTC, as publishedAtUtc stores it.
+  expect(at("2026-11-21")).toEqual([]);
+  expect(ageInDays("Week 47", AT)).toBeNull();
+  expect(publishedAtMs("2026-11-20 23:30")).toBeNull();
+  expect(publishedAtMs("2026-11-20T23:30:00+02:00")).toBe(Date.parse("2026-11-20T21:30:00.000Z"));
+});
+
+test("stale when the whole days of age are more than the limit: agrees with ageDays at the boundary", () => {
+  const limit = { lists: ["UN" as const], maxDataAgeDays: 1 };
+  // 1 day and 12 hours: ageDays 1, not more than 1.
+  expect(ageInDays("2026-11-20T00:00:00.000Z", AT)).toBe(1);
+  expect(staleLists(limit, [{ source: "UN", publishedAt: "2026-11-20T00:00:00.000Z" }], AT)).toEqual([]);
+  // 2 days and 12 hours: ageDays 2.
+  expect(ageInDays("2026-11-19T00:00:00.000Z", AT)).toBe(2);
+  expect(staleLists(limit, [{ source: "UN", publishedAt: "2026-11-19T00:00:00.000Z" }], AT)).toEqual(["UN"]);
+});
+
+test("options stored without maxDataAgeDays mean no limit", () => {
+  const stored = { lists: ["UN" as const, "EU" as const] } as unknown as { lists: ["UN", "EU"]; maxDataAgeDays: null };
+  expect(staleLists(stored, [{ source: "UN", publishedAt: "2020-01-01T00:00:00.000Z" }], AT)).toEqual([]);
 });
