@@ -9,9 +9,9 @@ import { optionsForTenant } from "./options";
  * What a tenant's screens check right now, before it screens anyone: the lists its risk profile
  * selects (limited to the lists enabled for it), which of them the serving snapshot does not hold,
  * and which it holds with data older than the profile's maxDataAgeDays. A screen records the same
- * per screening (listVersions.notLoaded and listVersions.stale); this answers it ahead, for a tenant that
- * wants to know whether a Clear would cover every list it expects, and for the operator who imports
- * the files.
+ * per screening (listVersions.notLoaded and listVersions.stale); this answers it ahead, for a
+ * tenant that wants to know whether a Clear would cover every list it expects, and for the operator
+ * who imports the files.
  */
 export interface ListCoverage {
   /** The lists a screen without options checks; [] when the profile selects no enabled list (every screen is refused). */

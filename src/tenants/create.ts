@@ -21,7 +21,7 @@ export interface CreatedTenant {
   /**
    * The whsec_ signing secret, shown exactly once. Issued at every onboarding, with or without a
    * webhookUrl, as the contract says, so a receiver can be set up before its URL is registered.
-   * null only for the demo tenant (WithoutSigningSecret), whose creation nobody sees.
+   * null only for the demo tenant (CreateTenantOptions.withoutSigningSecret), whose creation nobody sees.
    */
   webhookSigningSecret: string | null;
 }
