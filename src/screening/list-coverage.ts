@@ -2,7 +2,8 @@ import { ServiceError } from "@/errors";
 import type { Db } from "@/storage/db";
 import { listTenants } from "@/tenants/get";
 import type { SourceList } from "@/watchlists/entity";
-import { notLoadedLists, staleLists } from "./list-versions";
+import type { LoadedLists } from "@/watchlists/runtime";
+import { selectedListVersions } from "./list-versions";
 import { optionsForTenant } from "./options";
 
 /**
@@ -23,14 +24,14 @@ export interface ListCoverage {
   maxDataAgeDays: number | null;
 }
 
-/** A serving version as the coverage reads it. */
-export interface ServedSource {
-  source: SourceList;
-  publishedAt: string | null;
-}
+/** The serving snapshot and its versions, as a screen reads them. */
+type Serving = Pick<LoadedLists<unknown>, "snapshot" | "versions">;
 
-/** The tenant's coverage against the serving sources (none while nothing is loaded). */
-export function listCoverage(db: Db, tenantId: string, served: readonly ServedSource[], now: Date): ListCoverage {
+/**
+ * The tenant's coverage by the serving snapshot: what a screen without options would record in
+ * its listVersions now (selectedListVersions, the same derivation).
+ */
+export function listCoverage(db: Db, tenantId: string, serving: Serving, now: Date): ListCoverage {
   let options: ReturnType<typeof optionsForTenant>;
   try {
     options = optionsForTenant(db, tenantId);
@@ -39,13 +40,8 @@ export function listCoverage(db: Db, tenantId: string, served: readonly ServedSo
     if (error instanceof ServiceError && error.code === "VALIDATION_FAILED") return { selected: [], notLoaded: [], stale: [], maxDataAgeDays: null };
     throw error;
   }
-  const selected = served.filter((s) => options.lists.includes(s.source));
-  return {
-    selected: [...options.lists],
-    notLoaded: notLoadedLists(options.lists, selected),
-    stale: staleLists(options, selected, now),
-    maxDataAgeDays: options.maxDataAgeDays,
-  };
+  const read = selectedListVersions(serving, options, now);
+  return { selected: [...options.lists], notLoaded: read.notLoaded, stale: read.stale, maxDataAgeDays: options.maxDataAgeDays };
 }
 
 /** A tenant's coverage, named by its slug, for the operator's `aml lists status`. */
@@ -54,17 +50,21 @@ export interface TenantListCoverage extends ListCoverage {
 }
 
 /** Every active tenant's coverage (a suspended tenant cannot screen, so it has none to lose). */
-export function coverageOfTenants(db: Db, served: readonly ServedSource[], now: Date): TenantListCoverage[] {
+export function coverageOfTenants(db: Db, serving: Serving, now: Date): TenantListCoverage[] {
   return listTenants(db)
     .filter((t) => t.status === "active")
-    .map((t) => ({ tenant: t.slug, ...listCoverage(db, t.id, served, now) }));
+    .map((t) => ({ tenant: t.slug, ...listCoverage(db, t.id, serving, now) }));
 }
 
 /** The coverage gaps by list: for each list, the tenants whose screens select it but do not check it, or check it on old data. */
 export function coverageGaps(coverage: readonly TenantListCoverage[]): { notLoaded: Map<SourceList, string[]>; stale: Map<SourceList, string[]> } {
   const notLoaded = new Map<SourceList, string[]>();
   const stale = new Map<SourceList, string[]>();
-  const add = (map: Map<SourceList, string[]>, list: SourceList, tenant: string) => map.set(list, [...(map.get(list) ?? []), tenant]);
+  const add = (map: Map<SourceList, string[]>, list: SourceList, tenant: string) => {
+    const tenants = map.get(list);
+    if (tenants) tenants.push(tenant);
+    else map.set(list, [tenant]);
+  };
   for (const c of coverage) {
     for (const list of c.notLoaded) add(notLoaded, list, c.tenant);
     // A list not loaded is stale too; it is named once, as not loaded.

@@ -64,7 +64,7 @@ export function listRoutes<Index>(deps: HttpDeps, runtime: () => WatchlistRuntim
         const loaded = lists.current();
         if (!loaded) throw new ServiceError("NOT_READY", lists.notServingReason() ?? "No watchlist snapshot is loaded yet; retry shortly.");
         const now = deps.clock.now();
-        return { ...listsVersionView(loaded, now), coverage: listCoverage(deps.db, caller.tenantId, loaded.versions, now) };
+        return { ...listsVersionView(loaded, now), coverage: listCoverage(deps.db, caller.tenantId, loaded, now) };
       },
       {
         tenant: "Screening.Read",

@@ -32,7 +32,6 @@ export interface ListsVersionView {
   sources: SourceVersionView[];
 }
 
-
 /** GET /v1/lists/version: the serving snapshot and, per source, where its data came from. */
 export function listsVersionView<Index>(loaded: LoadedLists<Index>, now: Date): ListsVersionView {
   const isDemo = loaded.snapshot.isDemo;

@@ -43,7 +43,7 @@ export function registerLists(program: Command): void {
         const now = ctx.clock.now();
         const serving = snapshot ? snapshotVersions(ctx.db, snapshot) : [];
         const versions = options.history ? listVersions(ctx.db, 1000) : serving;
-        const coverage = snapshot ? coverageOfTenants(ctx.db, serving, now) : [];
+        const coverage = snapshot ? coverageOfTenants(ctx.db, { snapshot, versions: serving }, now) : [];
         if (json) {
           printJson({ snapshot, versions: versions.map((v) => ({ ...v, ageDays: ageInDays(v.publishedAt, now) })), coverage });
           return;
@@ -131,7 +131,7 @@ async function importLists(ctx: AppContext, paths: string[], json: boolean, allo
   // The import is published by now: a failure to report coverage must not read as a failed import.
   try {
     const snapshot = latestSnapshot(ctx.db);
-    if (snapshot) printCoverageGaps(coverageOfTenants(ctx.db, snapshotVersions(ctx.db, snapshot), ctx.clock.now()));
+    if (snapshot) printCoverageGaps(coverageOfTenants(ctx.db, { snapshot, versions: snapshotVersions(ctx.db, snapshot) }, ctx.clock.now()));
   } catch (error) {
     console.log(`\nwarning: the import is published, but the tenants' coverage could not be read (${error instanceof Error ? error.message : String(error)}); see aml lists status`);
   }
