@@ -7,6 +7,7 @@ import { importListFiles } from "@/watchlists/import";
 import { demoListFiles } from "@/watchlists/demo";
 import { NO_LIST_IMPORTED } from "@/watchlists/runtime";
 import { call, expectProblem, json } from "../helpers/api";
+import { insertScreeningCopy } from "../helpers/screenings";
 import { waitFor } from "../helpers/wait";
 
 let server: TestServer;
@@ -74,14 +75,11 @@ describe("aml serve without --demo on a folder that never imported a list", () =
 test("a screening stored before sources carried isDemo reads the mark from its list versions", async () => {
   const hit = await check("Boris Quillfeather");
   const sqlite = server.ctx.db.sqlite;
-  const columns = sqlite.query<{ name: string }, []>("PRAGMA table_info(screenings)").all().map((c) => c.name);
-  const oldId = crypto.randomUUID();
   const stored = sqlite.query<{ list_versions: string }, [string]>("SELECT list_versions FROM screenings WHERE id = ?").get(hit.id);
   // The sources as they were written before the field existed.
   const withoutMark = JSON.stringify((JSON.parse(stored?.list_versions ?? "[]") as Array<Record<string, unknown>>).map(({ isDemo: _, ...s }) => s));
   expect(withoutMark).not.toContain("isDemo");
-  const select = columns.map((c) => (c === "id" ? "?1" : c === "list_versions" ? "?2" : c)).join(", ");
-  sqlite.query(`INSERT INTO screenings (${columns.join(", ")}) SELECT ${select} FROM screenings WHERE id = ?3`).run(oldId, withoutMark, hit.id);
+  const oldId = insertScreeningCopy(server.ctx.db, hit.id, { list_versions: withoutMark });
   const old = json<{ listVersions: { isDemo: boolean; sources: Array<{ isDemo: boolean }> } }>(await call(server.url, `/v1/screenings/${oldId}`, { key }));
   expect(old.listVersions.isDemo).toBe(true);
   expect(old.listVersions.sources.every((s) => s.isDemo)).toBe(true);

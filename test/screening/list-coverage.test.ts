@@ -8,6 +8,7 @@ import { demoListFiles } from "@/watchlists/demo";
 import { json } from "../helpers/api";
 import { runCli } from "../helpers/cli";
 import { fixtureFiles } from "../helpers/lists";
+import { insertScreeningCopy } from "../helpers/screenings";
 import { makeTenant } from "../helpers/tenants";
 import { startScreeningWorld, type ScreeningWorld } from "./world";
 
@@ -123,25 +124,9 @@ describe("each screening records its stale lists", () => {
 });
 
 describe("a stored record reads its stale lists from what it stored", () => {
-  /**
-   * A copy of a real screening row with its list_versions and options replaced, as an earlier
-   * version stored them: dates as the publisher wrote them, no isDemo, and options without
-   * maxDataAgeDays. Inserted, not updated: the database refuses to change a stored screening.
-   */
-  function storedCopy(of: string, listVersions: unknown[], options: Record<string, unknown>): string {
-    const db = world.lists.server.ctx.db.sqlite;
-    const columns = db
-      .query<{ name: string }, []>("PRAGMA table_info(screenings)")
-      .all()
-      .map((c) => c.name);
-    const id = crypto.randomUUID();
-    const replaced: Record<string, string> = { id: "?1", list_versions: "?2", options: "?3" };
-    const select = columns.map((c) => replaced[c] ?? c).join(", ");
-    writeTx(world.lists.server.ctx.db, () =>
-      db.run(`INSERT INTO screenings (${columns.join(", ")}) SELECT ${select} FROM screenings WHERE id = ?4`, [id, JSON.stringify(listVersions), JSON.stringify(options), of]),
-    );
-    return id;
-  }
+  /** A copy of a real screening row as an earlier version stored it: the given sources and options. */
+  const storedCopy = (of: string, listVersions: unknown[], options: Record<string, unknown>) =>
+    insertScreeningCopy(world.lists.server.ctx.db, of, { list_versions: JSON.stringify(listVersions), options: JSON.stringify(options) });
 
   test("a bare date, a date that is no ISO date, and options without maxDataAgeDays", async () => {
     const aged = tenant(["OFAC", "UN"], { maxDataAgeDays: FRESH_LIMIT });

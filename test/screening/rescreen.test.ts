@@ -3,6 +3,7 @@ import { setRiskProfile } from "@/profiles/store";
 import { importListFiles } from "@/watchlists/import";
 import { expectProblem, json } from "../helpers/api";
 import { ofacFilesWith } from "../helpers/lists";
+import { insertScreeningCopy } from "../helpers/screenings";
 import { startScreeningWorld, type ScreeningWorld } from "./world";
 
 interface Screening {
@@ -63,13 +64,9 @@ test("a rescreen of an unknown or malformed id is 404", async () => {
 test("a stored screening of a name with nothing to match (from before names were checked) is not rescreened: 409, not charged", async () => {
   const original = json<{ id: string }>(await world.post("/v1/screenings/check", { fullName: "Ada Example" }));
   // What an older build stored: a copy of the row under a new id, its subject a name with no letter.
-  const legacyId = "01900000-0000-7000-8000-0000000000aa";
-  world.lists.server.ctx.db.sqlite.run(
-    `INSERT INTO screenings SELECT ?, tenant_id, created_at, correlation_id, user_reference, json_set(subject, '$.fullName', '!!!'), options,
-       snapshot_id, list_versions, decision, is_match, score, risk_score, risk_band, classification, pep_tiers, source_lists, match_count,
-       matches, suppressed_matches, adverse_media_status, rescreen_of, origin, charged FROM screenings WHERE id = ?`,
-    [legacyId, original.id],
-  );
+  const db = world.lists.server.ctx.db;
+  const subject = JSON.parse(db.sqlite.query<{ subject: string }, [string]>("SELECT subject FROM screenings WHERE id = ?").get(original.id)?.subject ?? "{}");
+  const legacyId = insertScreeningCopy(db, original.id, { subject: JSON.stringify({ ...subject, fullName: "!!!" }) }, "01900000-0000-7000-8000-0000000000aa");
   const used = world.usedThisMonth();
   const problem = expectProblem(await world.post(`/v1/screenings/${legacyId}/rescreen`, null), 409, "CONFLICT");
   expect(problem.detail).toContain("no letter or digit");
