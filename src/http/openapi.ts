@@ -272,7 +272,7 @@ export const OPENAPI_COMPONENTS = {
       in: "header",
       required: false,
       description:
-        "Optional, 1–255 printable ASCII characters, kept 24 h by default: the same key with the same request returns the original screening (Idempotent-Replayed: true, not charged, no new webhook); with a different request it is 422 IDEMPOTENCY_KEY_REUSED.",
+        "Optional, 1–255 printable ASCII characters, kept 24 h by default: the same key with the same request returns the original result (the screening, or a bulk's rows) with Idempotent-Replayed: true, not charged, no new webhook; with a different request, or one of another operation (check, rescreen, bulk share one key space per tenant), it is 422 IDEMPOTENCY_KEY_REUSED.",
       schema: { type: "string", pattern: "^[\\x21-\\x7e]{1,255}$" },
     },
   },

@@ -4,8 +4,11 @@ import type { FieldIssue } from "@/errors";
 import { issueSummary, parseInput, zodIssues } from "@/lib/validate";
 import { assertQuotaFits } from "@/usage/quota";
 import { withAdmittedScreens } from "@/usage/rate-limit";
+import { writeTx } from "@/storage/db";
 import { commitScreenings } from "./commit";
 import { requireLists, type ScreeningDeps } from "./deps";
+import { type BulkRowOutcome, findBulkReplay, type IdempotencyClaim, idempotencyClaim, rememberBulkKey } from "./idempotency";
+import { findScreening } from "./store";
 import { optionsForTenant } from "./options";
 import { runScreening } from "./run";
 import { hasControlCharacter } from "@/lib/control-characters";
@@ -61,12 +64,15 @@ export interface BulkResult {
   subjects: Map<number, ScreeningSubject>;
   /** For rows that failed validation, the fullName as sent when it was a string (for the CSV rendering). */
   sentNames: Map<number, string>;
+  /** True when an Idempotency-Key replayed an earlier bulk: nothing was screened or charged now. */
+  replayed: boolean;
 }
 
 export interface BulkArgs {
   tenantId: string;
   input: unknown;
   meta: CallMeta;
+  idempotencyKey?: string | null;
 }
 
 /**
@@ -74,7 +80,9 @@ export interface BulkArgs {
  * it is not a non-empty array of at most 1,000 rows, and with 429 when its valid rows do not fit in
  * the remaining quota, or the tenant is at its cap (even with no valid row). Otherwise rows are
  * isolated: an invalid row or one whose matching fails gets an error entry, and every screened row is
- * stored, charged and announced in one transaction.
+ * stored, charged and announced in one transaction. With an Idempotency-Key, that transaction also
+ * records each row's outcome under the key, and the same key with the same rows later returns those
+ * outcomes (the same screenings) without screening, charging or announcing anything, even at the cap.
  */
 export async function bulkScreen(deps: ScreeningDeps, args: BulkArgs): Promise<BulkResult> {
   const rows = parseInput(BulkBody, args.input, "Bulk request");
@@ -92,12 +100,20 @@ export async function bulkScreen(deps: ScreeningDeps, args: BulkArgs): Promise<B
     const sent = sentName(row);
     if (sent !== null) sentNames.set(index, sent);
   });
+  const request = { rows, subjects, sentNames };
 
   const now = deps.clock.now();
+  // The rows as the key compares them: a valid row as validated (so "Russia" and "RU" are the same
+  // row, as they are for check), an invalid one as sent.
+  const claim = idempotencyClaim(args.idempotencyKey ?? null, "bulk", () => rows.map((row, index) => subjects.get(index) ?? row));
+  const earlier = claim ? findBulkReplay(deps.db, args.tenantId, claim, now) : null;
+  if (earlier) return replayedBulk(deps, args.tenantId, request, earlier);
+
   // "At the cap, screening calls return 429": a bulk with no valid row is one too, though it would
   // screen nothing. Below the cap such a request is a 200 of failed rows, charged nothing.
   assertQuotaFits(deps.db, args.tenantId, Math.max(1, subjects.size), now);
   const screened: ScreeningRecord[] = [];
+  let replay: BulkRowOutcome[] | null = null;
   if (subjects.size > 0) {
     const options = optionsForTenant(deps.db, args.tenantId);
     // One snapshot for the whole request, even if a new one is swapped in while it runs.
@@ -119,11 +135,69 @@ export async function bulkScreen(deps: ScreeningDeps, args: BulkArgs): Promise<B
         }
       }
       giveBack(subjects.size - screened.length);
-      const committed = commitScreenings(deps, args.tenantId, screened, args.meta, { charge: true });
-      if (committed.queued > 0) deps.announce();
+      const committed = commitBulk(deps, args, screened, results, claim);
+      // A concurrent request with the same key committed first: this one stored nothing.
+      if (committed.replayed) {
+        giveBack(screened.length);
+        replay = committed.outcomes;
+      } else if (committed.queued > 0) deps.announce();
     });
+  } else if (claim) {
+    const committed = commitBulk(deps, args, screened, results, claim);
+    if (committed.replayed) replay = committed.outcomes;
   }
-  return { rows: results, summary: { total: rows.length, screened: screened.length, failed: rows.length - screened.length }, subjects, sentNames };
+  if (replay) return replayedBulk(deps, args.tenantId, request, replay);
+  return { rows: results, summary: summaryOf(results), subjects, sentNames, replayed: false };
+}
+
+type BulkCommit = { replayed: false; queued: number } | { replayed: true; outcomes: BulkRowOutcome[] };
+
+/**
+ * Stores the screened rows (commitScreenings) and, with a key, every row's outcome under it, in one
+ * transaction; the key is looked up again inside it, so two concurrent requests with one key screen
+ * (and charge) once.
+ */
+function commitBulk(deps: ScreeningDeps, args: BulkArgs, screened: ScreeningRecord[], results: readonly BulkRowSummary[], claim: IdempotencyClaim | null): BulkCommit {
+  return writeTx(
+    deps.db,
+    (): BulkCommit => {
+      const now = deps.clock.now();
+      const first = claim ? findBulkReplay(deps.db, args.tenantId, claim, now) : null;
+      if (first) return { replayed: true, outcomes: first };
+      const queued = screened.length > 0 ? commitScreenings(deps, args.tenantId, screened, args.meta, { charge: true }).queued : 0;
+      if (claim) rememberBulkKey(deps.db, args.tenantId, claim, results.map(rowOutcome), now, deps.config.idempotencyTtlHours);
+      return { replayed: false, queued };
+    },
+    { recordsOnly: true },
+  );
+}
+
+function rowOutcome(row: BulkRowSummary): BulkRowOutcome {
+  if (row.screeningId !== null) return { screeningId: row.screeningId };
+  if (row.error !== null) return { error: row.error };
+  throw new Error(`bulk row ${row.index} has neither a screening nor an error`);
+}
+
+/** The original bulk's rows, read back: each screened row from its stored (immutable) screening. */
+function replayedBulk(
+  deps: ScreeningDeps,
+  tenantId: string,
+  request: { rows: unknown[]; subjects: Map<number, ScreeningSubject>; sentNames: Map<number, string> },
+  outcomes: readonly BulkRowOutcome[],
+): BulkResult {
+  if (outcomes.length !== request.rows.length) throw new Error(`bulk key recorded ${outcomes.length} rows for a request of ${request.rows.length}`);
+  const rows = outcomes.map((outcome, index) => {
+    if ("error" in outcome) return failedRow(index, request.rows[index], outcome.error);
+    const record = findScreening(deps.db, tenantId, outcome.screeningId);
+    if (!record) throw new Error(`bulk key names screening ${outcome.screeningId}, which is not stored`);
+    return screenedRow(index, record);
+  });
+  return { rows, summary: summaryOf(rows), subjects: request.subjects, sentNames: request.sentNames, replayed: true };
+}
+
+function summaryOf(rows: readonly BulkRowSummary[]): BulkResult["summary"] {
+  const screened = rows.filter((row) => row.status === "screened").length;
+  return { total: rows.length, screened, failed: rows.length - screened };
 }
 
 function screenedRow(index: number, r: ScreeningRecord): BulkRowSummary {

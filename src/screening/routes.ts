@@ -1,7 +1,6 @@
 import { Elysia } from "elysia";
 import { EMPTY_REQUEST_BODY, NoQuery, refuseBodyFields } from "@/http/empty-input";
 import { z } from "zod";
-import { ServiceError } from "@/errors";
 import { MAX_BODY_BYTES } from "@/http/body-limits";
 import type { HttpDeps } from "@/http/deps";
 import { guard, secured } from "@/http/guard";
@@ -55,16 +54,10 @@ function respond(outcome: ScreenOutcome, set: ResponseSet) {
   return screeningView(outcome.record);
 }
 
-/** A retried bulk would screen and charge every row again; saying so beats silently ignoring the header. */
-function refuseIdempotencyKey(request: Request): void {
-  if (!request.headers.has("idempotency-key")) return;
-  throw new ServiceError("VALIDATION_FAILED", "Idempotency-Key is not supported on bulk: a repeated bulk request screens and charges every row again.", {
-    fieldIssues: [{ field: "header.idempotency-key", message: "is not supported on this route" }],
-  });
-}
-
 const IDEMPOTENCY =
   "Idempotency-Key header (optional, 1–255 printable ASCII characters, kept 24 h by default): the same key with the same body returns the original screening with `Idempotent-Replayed: true`, uncharged and without a new webhook; the same key with a different body is 422 IDEMPOTENCY_KEY_REUSED.";
+const BULK_IDEMPOTENCY =
+  "Idempotency-Key header (optional, as on check, kept 24 h by default): the same key with the same rows (compared as validated, so \"Russia\" and \"RU\" are one) returns the original response — the same screeningId, outcome and error per row — with `Idempotent-Replayed: true`: nothing is screened, charged or announced again, even at the quota cap. The same key with other rows, or a key used by check or rescreen, is 422 IDEMPOTENCY_KEY_REUSED. A bulk stores all its rows in one transaction, so a request cut off before its answer either stored every row (a retry replays them) or none (a retry screens them).";
 const TOO_MANY_SCREENS =
   "429 QUOTA_EXCEEDED when the tenant's monthly quota is used up, with used, limit, remaining and period, and (unless the quota is 0) Retry-After: the seconds until the counter resets at the start of the next UTC month. Reads and /v1/usage keep working. 429 RATE_LIMITED when the operator set a per-tenant rate limit (rateLimit.screensPerSecond) and this tenant's bucket holds no screen now, with rateLimit {screensPerSecond, burst, available, needed} and Retry-After; the replay of a completed Idempotency-Key is never rate-limited. Tell the two apart by code.";
 const UNTOUCHED = "anything is screened, stored or charged";
@@ -125,14 +118,23 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
     )
     .post(
       "/v1/screenings/bulk",
-      async ({ caller, body, request }) => {
-        refuseIdempotencyKey(request);
+      async ({ caller, body, request, set }) => {
         // Validated by the verb: row by row, so a bad row fails alone.
-        const result = await bulkScreen(screening, { tenantId: caller.tenantId, input: body, meta: callMeta(caller, request) });
+        const result = await bulkScreen(screening, {
+          tenantId: caller.tenantId,
+          input: body,
+          idempotencyKey: parseIdempotencyKey(request.headers.get("idempotency-key")),
+          meta: callMeta(caller, request),
+        });
+        const replayed: Record<string, string> = result.replayed ? { "idempotent-replayed": "true" } : {};
         // The representation was chosen before screening (format, else Accept), so this cannot be a 406.
-        if (decidedRepresentation(request) !== "text/csv") return { rows: result.rows, summary: result.summary };
+        if (decidedRepresentation(request) !== "text/csv") {
+          Object.assign(set.headers, replayed);
+          return { rows: result.rows, summary: result.summary };
+        }
         return new Response(bulkCsv(result), {
           headers: {
+            ...replayed,
             "content-type": "text/csv; charset=utf-8",
             "content-disposition": `attachment; filename="bulk-screening-${requestState(request).correlationId.replace(/[^A-Za-z0-9._-]/g, "_")}.csv"`,
             "x-bulk-total": String(result.summary.total),
@@ -149,15 +151,20 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
         detail: {
           ...secured("Screening.Write", {
             summary: "Screen up to 1,000 subjects synchronously",
-            description: `Body: a JSON array of 1–1,000 Subjects (no per-row options: every row uses the tenant's risk profile), at most ${bulkLimit} bytes (64 MiB: room for 1,000 rows at every field's cap, however escaped; 413 above it). A body that may be over maxJsonBodyBytes (declared so, or chunked) is read only once the caller is authorized for the route: 401 without a valid credential, 403 without Screening.Write or a usable tenant, before any of it is read. 400 when the body is not such an array — nothing is screened or charged. 429 QUOTA_EXCEEDED when the number of valid rows does not fit in the remaining quota, or when the tenant is at its cap whatever the rows (one with no valid row included) — nothing is screened; its detail says the request does not fit and what it needs, and Retry-After (seconds until the monthly reset) is sent when the same request would fit then, not when it needs more than the whole limit. 429 RATE_LIMITED when the operator set a per-tenant rate limit and the tenant's bucket holds fewer screens than the valid rows (one screen per valid row), with Retry-After, or without it when the rows are more than the limit's burst (split the request). Otherwise 200: rows are isolated, an invalid row (an item that is not an object included) gets an error entry {code, detail, errors[]} and the others are screened; each screened row is charged 1 and raises one screening.completed. A 200 does not mean every row succeeded: read summary.failed. An Idempotency-Key header is refused with 400 (a repeated bulk screens and charges again). Response type: format=csv or format=json wins; otherwise Accept, ranked by q-value, chooses between JSON (application/json, text/json, text/plain) and text/csv, JSON unless text/csv is preferred. The CSV is formula-safe, includes fullName and carries X-Bulk-Total/-Screened/-Failed headers. ${MEDIA}`,
+            description: `Body: a JSON array of 1–1,000 Subjects (no per-row options: every row uses the tenant's risk profile), at most ${bulkLimit} bytes (64 MiB: room for 1,000 rows at every field's cap, however escaped; 413 above it). A body that may be over maxJsonBodyBytes (declared so, or chunked) is read only once the caller is authorized for the route: 401 without a valid credential, 403 without Screening.Write or a usable tenant, before any of it is read. 400 when the body is not such an array — nothing is screened or charged. 429 QUOTA_EXCEEDED when the number of valid rows does not fit in the remaining quota, or when the tenant is at its cap whatever the rows (one with no valid row included) — nothing is screened; its detail says the request does not fit and what it needs, and Retry-After (seconds until the monthly reset) is sent when the same request would fit then, not when it needs more than the whole limit. 429 RATE_LIMITED when the operator set a per-tenant rate limit and the tenant's bucket holds fewer screens than the valid rows (one screen per valid row), with Retry-After, or without it when the rows are more than the limit's burst (split the request). Otherwise 200: rows are isolated, an invalid row (an item that is not an object included) gets an error entry {code, detail, errors[]} and the others are screened; each screened row is charged 1 and raises one screening.completed. A 200 does not mean every row succeeded: read summary.failed. ${BULK_IDEMPOTENCY} Response type: format=csv or format=json wins; otherwise Accept, ranked by q-value, chooses between JSON (application/json, text/json, text/plain) and text/csv, JSON unless text/csv is preferred. The CSV is formula-safe, includes fullName and carries X-Bulk-Total/-Screened/-Failed headers. ${MEDIA}`,
             tags: ["Screening"],
           }),
           [MAX_BODY_BYTES]: bulkLimit,
+          parameters: [PARAMETERS.idempotencyKey],
           requestBody: jsonRequestBody(BulkRequest),
           responses: {
             200: {
               description: "Per-row results and the summary (JSON), or one CSV line per input row",
               headers: {
+                "Idempotent-Replayed": {
+                  description: "true when an Idempotency-Key replayed an earlier bulk (nothing screened or charged now); absent otherwise",
+                  schema: { type: "string" as const, enum: ["true"] },
+                },
                 "X-Bulk-Total": BULK_HEADER("rows sent"),
                 "X-Bulk-Screened": BULK_HEADER("rows screened"),
                 "X-Bulk-Failed": BULK_HEADER("rows failed"),
@@ -172,8 +179,9 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
                 "text/csv": { schema: { type: "string", description: "One line per input row, with a header line" } },
               },
             },
-            ...problemResponses([400, 401, 403, 406, 413, 415, 429, 503], {
-              400: "The body is not a JSON array of 1–1,000 rows (empty, malformed or over the row cap), an unknown query parameter or an Idempotency-Key header: nothing is screened or charged.",
+            ...problemResponses([400, 401, 403, 406, 413, 415, 422, 429, 503], {
+              422: "IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with other rows, or by check or rescreen; nothing is screened or charged.",
+              400: "The body is not a JSON array of 1–1,000 rows (empty, malformed or over the row cap), an unknown query parameter or a malformed Idempotency-Key: nothing is screened or charged.",
               413: `The body is over ${bulkLimit} bytes.`,
               401: "The credential is missing, malformed, unknown, expired or revoked. A body that may be over maxJsonBodyBytes is not read before it is verified.",
               429: "QUOTA_EXCEEDED: the valid rows do not fit in the remaining monthly quota. RATE_LIMITED: with a per-tenant rate limit set, the tenant's bucket holds fewer screens than the valid rows. Either way nothing is screened or charged. Retry-After only when the same request can fit later (not when it needs more than the whole monthly limit, or than the rate limit's burst).",

@@ -10,6 +10,7 @@ import m0008 from "../../migrations/0008_no_replace_by_rowid.sql" with { type: "
 import m0009 from "../../migrations/0009_counters_and_changes_kept.sql" with { type: "text" };
 import m0010 from "../../migrations/0010_keys_and_attempts_kept.sql" with { type: "text" };
 import m0011 from "../../migrations/0011_job_keys_per_tenant.sql" with { type: "text" };
+import m0012 from "../../migrations/0012_bulk_idempotency_keys.sql" with { type: "text" };
 
 /**
  * Every SQL migration, in order, embedded in the binary as text. A test checks that each file in
@@ -28,4 +29,5 @@ export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ name: string; sql: string }> =
   { name: "0009_counters_and_changes_kept", sql: m0009 },
   { name: "0010_keys_and_attempts_kept", sql: m0010 },
   { name: "0011_job_keys_per_tenant", sql: m0011 },
+  { name: "0012_bulk_idempotency_keys", sql: m0012 },
 ];

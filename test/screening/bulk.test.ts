@@ -119,11 +119,11 @@ describe("POST /v1/screenings/bulk", () => {
     }
   });
 
-  test("an unknown query parameter or an Idempotency-Key is 400 and nothing is charged", async () => {
+  test("an unknown query parameter or a malformed Idempotency-Key is 400 and nothing is charged", async () => {
     const before = world.usedThisMonth();
     expectProblem(await world.post("/v1/screenings/bulk?foo=1", [{ fullName: "A B" }]), 400, "VALIDATION_FAILED");
     const keyed = expectProblem(
-      await world.post("/v1/screenings/bulk", [{ fullName: "A B" }], { headers: { "idempotency-key": "bulk-1" } }),
+      await world.post("/v1/screenings/bulk", [{ fullName: "A B" }], { headers: { "idempotency-key": "bulk 1" } }),
       400,
       "VALIDATION_FAILED",
     );

@@ -68,7 +68,7 @@ const ROUTES: Array<[string, string, string[]]> = [
   ["/v1/screenings/check", "post", ["400", "401", "403", "406", "413", "415", "422", "429", "500", "503"]],
   ["/v1/screenings/{id}", "get", ["400", "401", "403", "404", "406", "413", "500", "503"]],
   ["/v1/screenings/{id}/rescreen", "post", ["400", "401", "403", "404", "406", "409", "413", "415", "422", "429", "500", "503"]],
-  ["/v1/screenings/bulk", "post", ["400", "401", "403", "406", "413", "415", "429", "500", "503"]],
+  ["/v1/screenings/bulk", "post", ["400", "401", "403", "406", "413", "415", "422", "429", "500", "503"]],
   ["/v1/usage", "get", ["400", "401", "403", "406", "413", "500", "503"]],
 ];
 
@@ -145,11 +145,14 @@ test("check and rescreen declare Idempotency-Key, Location and Idempotent-Replay
   expect(op("/v1/screenings/{id}", "get").parameters?.map((p) => resolve(p).name)).toEqual(["id", "X-Correlation-Id"]);
 });
 
-test("bulk documents its byte cap, format parameter and CSV headers", () => {
+test("bulk documents its byte cap, format and Idempotency-Key parameters and its headers", () => {
   const bulk = op("/v1/screenings/bulk", "post");
   expect(bulk["x-max-body-bytes"]).toBe(BULK_MAX_BODY_BYTES);
-  expect(bulk.parameters?.map((p) => resolve(p).name)).toEqual(["format", "X-Correlation-Id"]);
-  expect(Object.keys(bulk.responses?.["200"]?.headers ?? {})).toEqual(expect.arrayContaining(["X-Bulk-Total", "X-Bulk-Screened", "X-Bulk-Failed"]));
+  expect(bulk.parameters?.map((p) => resolve(p).name)).toEqual(["format", "Idempotency-Key", "X-Correlation-Id"]);
+  expect(Object.keys(bulk.responses?.["200"]?.headers ?? {})).toEqual(
+    expect.arrayContaining(["Idempotent-Replayed", "X-Bulk-Total", "X-Bulk-Screened", "X-Bulk-Failed"]),
+  );
+  expect(bulk.responses?.["422"]?.description).toContain("IDEMPOTENCY_KEY_REUSED");
   expect(bulk.responses?.["413"]?.description).toContain(String(BULK_MAX_BODY_BYTES));
   expect(bulk.responses?.["401"]?.description).toContain("not read before");
 });

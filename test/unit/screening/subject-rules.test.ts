@@ -251,6 +251,7 @@ describe("bulk CSV echoes a failed row's name", () => {
       summary: { total: 2, screened: 0, failed: 2 },
       subjects: new Map(),
       sentNames: new Map([[0, "=HYPERLINK(\"http://evil.example\")\u0000"]]),
+      replayed: false,
     };
     const lines = bulkCsv(result).split("\r\n");
     expect(lines[1]).toBe(
