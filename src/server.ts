@@ -15,7 +15,7 @@ import { routableRequest } from "@/http/routable-request";
 import { Scheduler } from "@/jobs/scheduler";
 import { createLogger, type Logger } from "@/lib/logger";
 import { startCheckpointer } from "@/storage/checkpointer";
-import { assertWritable } from "@/storage/db";
+import { assertWritable, privateModeWarnings } from "@/storage/db";
 import { bindKeyCheck } from "@/storage/master-key";
 import { migrate } from "@/storage/migrate";
 import type { LookupFn } from "@/webhooks/send-target";
@@ -102,6 +102,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const checkpointer = startCheckpointer(db, log);
   storageReady = true;
   log.info({ migrationsApplied: applied.applied, dataDir: config.dataDir }, "storage ready");
+  if (config.dataDir !== ":memory:") for (const warning of privateModeWarnings(config.dataDir)) log.warn(warning);
   for (const extension of extensions) await extension.start?.(ctx, scheduler);
   scheduler.start();
 

@@ -1,5 +1,5 @@
 import { Database, type Statement } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import type { Config } from "@/config";
@@ -42,8 +42,8 @@ export function openDb(dataDirOrMemory: string, options: OpenDbOptions = {}): Db
   const create = options.create !== false;
   let path = ":memory:";
   if (dataDirOrMemory !== ":memory:") {
-    if (create) mkdirSync(dataDirOrMemory, { recursive: true });
     path = join(dataDirOrMemory, DB_FILE);
+    if (create) createPrivately(dataDirOrMemory, path);
   }
   const sqlite = new Database(path, { create, readwrite: true, strict: true });
   sqlite.run("PRAGMA journal_mode = WAL");
@@ -72,6 +72,32 @@ export function openDb(dataDirOrMemory: string, options: OpenDbOptions = {}): Db
       }
     },
   };
+}
+
+/**
+ * The database holds subject names, screenings and key hashes: a folder and a file this creates are
+ * the owner's alone (0700, 0600) whatever the umask, as backups are (backup.ts). SQLite gives aml.db-wal
+ * and aml.db-shm the mode of aml.db, so creating the empty file first with 0600 covers them too. An
+ * existing folder or file keeps the mode its operator gave it (privateModeWarnings reports a loose one).
+ */
+function createPrivately(dataDir: string, dbPath: string): void {
+  if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (!existsSync(dbPath)) closeSync(openSync(dbPath, "a", 0o600));
+}
+
+/** Warnings for a data folder or aml.db that other users may read (group or other permission bits). */
+export function privateModeWarnings(dataDir: string): string[] {
+  const warnings: string[] = [];
+  for (const [path, wanted] of [
+    [dataDir, "0700"],
+    [join(dataDir, DB_FILE), "0600"],
+  ] as const) {
+    const mode = statSync(path, { throwIfNoEntry: false })?.mode;
+    if (mode !== undefined && (mode & 0o077) !== 0) {
+      warnings.push(`${path} is open to other users (mode ${(mode & 0o777).toString(8).padStart(4, "0")}); it holds subject names and key hashes: chmod ${wanted.slice(1)} ${path}`);
+    }
+  }
+  return warnings;
 }
 
 /**
