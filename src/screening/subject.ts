@@ -127,21 +127,29 @@ function holdsJoined(tokens: readonly string[], run: readonly string[]): boolean
 }
 
 /**
+ * Tokens split where letters meet digits: a username-style reference writes digits against the name
+ * ("john.smith85", "JohnSmith1985", "cust1985johnsmith"), which would otherwise hide it in one token.
+ */
+function splitDigits(tokens: readonly string[]): string[] {
+  return tokens.flatMap((token) => token.match(/[0-9]+|[^0-9]+/g) ?? []);
+}
+
+/**
  * Whether the reference contains one of the names whole: every token of the name, after the
  * matcher's normalisation (normaliseName: case, diacritics, punctuation and spacing folded, other
  * scripts transliterated), as consecutive tokens of the reference's in any order, or written together
- * as one of its tokens. "CUST-boris quillfeather-01", "QUILLFEATHER_BORIS" and "BorisQuillfeather-7"
- * hold "Böris Quillfeather"; "BQ-001" does not, nor does "ANNA-7" hold "Anna Smith" (one token of
+ * as one of its tokens; digits written against letters part a token ("smith85" is "smith" "85"). "CUST-boris
+ * quillfeather-01", "QUILLFEATHER_BORIS", "BorisQuillfeather-7" and "boris.quillfeather61" hold "Böris Quillfeather"; "BQ-001" does not, nor does "ANNA-7" hold "Anna Smith" (one token of
  * two), nor "carolina-3" hold "Li Na" (only a whole token counts). A one-token name ("Madonna") is
  * held when it is a whole token of the reference. Each text is normalised once, folded pieces shared
  * through one cache, so the usual short reference costs a few µs.
  */
 export function referenceHoldsName(reference: string, names: readonly string[]): boolean {
   const cache: FoldCache = new Map();
-  const tokens = normaliseName(reference, cache).tokens;
+  const tokens = splitDigits(normaliseName(reference, cache).tokens);
   if (tokens.length === 0) return false;
   for (const name of names) {
-    const run = normaliseName(name, cache).tokens;
+    const run = splitDigits(normaliseName(name, cache).tokens);
     if (run.length === 0) continue;
     if ((run.length <= tokens.length && holdsRun(tokens, run)) || holdsJoined(tokens, run)) return true;
   }

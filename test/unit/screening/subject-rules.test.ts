@@ -175,6 +175,11 @@ describe("userReference must not hold the subject's name (it is sent on webhooks
     ["the name's tokens reversed", "Boris Quillfeather", "quillfeather boris"],
     ["the name written together", "Boris Quillfeather", "BorisQuillfeather-7"],
     ["another script, as the matcher transliterates it", "Владимир Путин", "vladimir-putin-7"],
+    // Username-style: digits written against the name do not hide it.
+    ["a username with a year", "John Smith", "john.smith85"],
+    ["a username written together, with a year", "John Smith", "JohnSmith1985"],
+    ["digits before the name written together", "John Smith", "cust1985johnsmith"],
+    ["a one-token name with digits against it", "Madonna", "madonna01"],
   ])("%s is refused on userReference, for Subject and the check body", (_label, fullName, userReference) => {
     expect(issues({ fullName, userReference })).toEqual(refused);
     expect(issues({ fullName, userReference }, CheckInput)).toEqual(refused);
@@ -190,6 +195,7 @@ describe("userReference must not hold the subject's name (it is sent on webhooks
     ["initials", "Boris Quillfeather", "BQ-001"],
     ["one token of a two-token name", "Anna Smith", "ANNA-7"],
     ["the tokens apart", "Boris Quillfeather", "boris-7-quillfeather"],
+    ["the tokens apart, digits between them", "Boris Quillfeather", "boris7quillfeather"],
     ["a one-token name inside a longer token", "Madonna", "madonnas-01"],
   ])("%s is accepted", (_label, fullName, userReference) => {
     expect(issues({ fullName, userReference })).toEqual([]);
