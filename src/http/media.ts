@@ -27,12 +27,16 @@ import { chooseRepresentation, type Representation, rememberRepresentation } fro
  */
 export const UNREAD = Symbol("unread body");
 
-/** application/json or a structured-syntax JSON type (application/vnd.api+json), parameters (charset) aside. */
+/**
+ * application/json, a structured-syntax JSON type (application/vnd.api+json) or text/json, parameters
+ * (charset) aside. text/json is the JSON type the contract negotiates besides application/json, and the
+ * one some .NET clients send; text/plain is not JSON by its name, so it stays 415.
+ */
 export function isJsonMediaType(contentType: string): boolean {
   if (contentType === "application/json") return true;
   const semicolon = contentType.indexOf(";");
   const essence = (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
-  return essence === "application/json" || (essence.startsWith("application/") && essence.endsWith("+json"));
+  return essence === "application/json" || essence === "text/json" || (essence.startsWith("application/") && essence.endsWith("+json"));
 }
 
 const SEND_JSON = "send application/json";

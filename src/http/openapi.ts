@@ -113,7 +113,7 @@ export const NO_QUERY = "No query parameters (an unknown one is 400).";
  * empty whatever its declared type, so only a non-empty one can be 415.
  */
 export function mediaRefusals(untouched: string, body: "required" | "optional" = "required"): string {
-  const types = "application/json or application/*+json";
+  const types = "application/json, text/json or application/*+json";
   const unsupported =
     body === "required" ? `a Content-Type other than ${types}` : `a non-empty body with a Content-Type other than ${types}; an empty body is accepted whatever its Content-Type`;
   return `A 406 (Accept allows no JSON type) or 415 (${unsupported}) is answered before ${untouched}.`;
@@ -140,7 +140,7 @@ const PROBLEMS = {
   415: {
     name: "UnsupportedMediaType",
     code: "UNSUPPORTED_MEDIA_TYPE",
-    description: "UNSUPPORTED_MEDIA_TYPE: the body is not declared as JSON (Content-Type application/json or application/*+json). Refused before any work is done.",
+    description: "UNSUPPORTED_MEDIA_TYPE: the body is not declared as JSON (Content-Type application/json, text/json or application/*+json). Refused before any work is done.",
   },
   422: { name: "IdempotencyKeyReused", code: "IDEMPOTENCY_KEY_REUSED", description: "IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was already used with a different request." },
   429: {

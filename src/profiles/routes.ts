@@ -52,7 +52,7 @@ export function profileRoutes(deps: HttpDeps) {
         detail: {
           ...secured("Admin", {
             summary: "Replace a tenant's risk profile",
-            description: `Body: the options; omitted fields take their documented defaults (replace, not merge). 400 names each field out of range or unknown; 404 for an unknown tenant. Screens started after the response use it; rescreens keep their original options. Audited as profile.set. A 406 (Accept allows no JSON type) or 415 (a Content-Type other than application/json or application/*+json) is answered before anything is written. No query parameters. ${PROFILE_SHAPE}`,
+            description: `Body: the options; omitted fields take their documented defaults (replace, not merge). 400 names each field out of range or unknown; 404 for an unknown tenant. Screens started after the response use it; rescreens keep their original options. Audited as profile.set. A 406 (Accept allows no JSON type) or 415 (a Content-Type other than application/json, text/json or application/*+json) is answered before anything is written. No query parameters. ${PROFILE_SHAPE}`,
             tags: ["Risk profiles (admin)"],
           }),
           requestBody: jsonRequestBody(RiskProfileOptions),
