@@ -150,6 +150,7 @@ export function createOidcVerifier(input: OidcConfig): OidcVerifier {
       for (const key of candidates) {
         try {
           const { payload } = await jwtVerify(token, key, options);
+          refuseIssuedInFuture(payload, config);
           return toPrincipal(payload, config);
         } catch (error) {
           if (!(error instanceof jose.JWSSignatureVerificationFailed)) throw error;
@@ -163,4 +164,16 @@ export function createOidcVerifier(input: OidcConfig): OidcVerifier {
   }
 
   return { verify, discovery: () => keys.discovery() };
+}
+
+/**
+ * jose checks iat only with maxTokenAge, which would also make iat required, and not every provider
+ * sends one. A token that says it was issued later than now (beyond the clock skew) was minted by a
+ * provider with a wrong clock, or forged to outlive its exp: refused like an nbf in the future.
+ */
+function refuseIssuedInFuture(payload: JWTPayload, config: Pick<ResolvedOidcConfig, "clockSkewSeconds" | "now">): void {
+  if (typeof payload.iat !== "number") return;
+  if (payload.iat > config.now() / 1000 + config.clockSkewSeconds) {
+    throw new InvalidTokenError("not_yet_valid", `"iat" ${payload.iat} is later than now (beyond ${config.clockSkewSeconds} s of clock skew)`);
+  }
 }

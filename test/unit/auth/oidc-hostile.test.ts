@@ -52,6 +52,13 @@ describe("claims", () => {
     expect(await reasonFor(tokens.valid({ nbf: now + 60 }))).toBe("not_yet_valid");
   });
 
+  test("iat in the future beyond the skew → not_yet_valid; within it, or absent, is accepted", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    expect(await reasonFor(tokens.valid({ iat: now + 7200, exp: now + 10800 }))).toBe("not_yet_valid");
+    await verifier.verify(await tokens.valid({ iat: now + 10 }));
+    await verifier.verify(await tokens.valid({ iat: undefined }));
+  });
+
   test("audience as an array containing aml-api is accepted", async () => {
     await verifier.verify(await tokens.valid({ aud: ["account", "aml-api"] }));
   });
