@@ -109,10 +109,15 @@ export function createApp(deps: HttpDeps) {
       if (!deps.log.isLevelEnabled("info")) return;
       const state = requestState(request);
       const status = state.status ?? (responseValue instanceof Response ? responseValue.status : Number(set.status ?? 200));
+      // Who called, once authenticated (an API key's id or a token's subject, never a secret), so a
+      // refused call (403: an analyst's key on an admin route) can be traced to its credential.
+      const caller = state.principal;
       deps.log.info(
         {
           correlationId: state.correlationId,
-          tenantId: state.tenantId,
+          tenantId: state.tenantId ?? caller?.tenantId ?? undefined,
+          actor: caller ? `${caller.actor.type}:${caller.actor.id}` : undefined,
+          roles: caller?.roles,
           method: request.method,
           // Path only: query strings may carry subject names (case search), which never enter logs.
           // The URL is absolute: server.ts hands the app only requests routableRequest made so.

@@ -54,8 +54,10 @@ export async function authenticate(deps: HttpDeps, request: Request): Promise<Pr
     const reason = (error as { reason?: string }).reason ?? "invalid";
     const detail = (error as { detail?: string }).detail;
     // The verifier never puts the token in reason/detail, so both are safe to log.
+    // The request's correlation id ties this line to its access-log line.
+    const { correlationId } = requestState(request);
     if (reason === "discovery_failed") {
-      deps.log.warn({ reason, detail }, "bearer token not checked: identity provider unreachable");
+      deps.log.warn({ correlationId, reason, detail }, "bearer token not checked: identity provider unreachable");
       // Not the caller's credential at fault but the appliance's view of its IdP (unreachable, or an
       // issuer that does not match): a 401 would tell the client to throw a good token away.
       throw new ServiceError(
@@ -63,7 +65,7 @@ export async function authenticate(deps: HttpDeps, request: Request): Promise<Pr
         "The identity provider's signing keys could not be loaded, so the bearer token could not be checked; retry shortly. API keys are not affected.",
       );
     }
-    deps.log.info({ reason, detail }, "bearer token rejected");
+    deps.log.info({ correlationId, reason, detail }, "bearer token rejected");
     throw unauthenticated("The bearer token is invalid, expired or not meant for this service.");
   }
 }
