@@ -169,7 +169,7 @@ export function createOidcVerifier(input: OidcConfig): OidcVerifier {
 /**
  * jose checks iat only with maxTokenAge, which would also make iat required, and not every provider
  * sends one. A token that says it was issued later than now (beyond the clock skew) was minted by a
- * provider with a wrong clock, or forged to outlive its exp: refused like an nbf in the future.
+ * provider with a wrong clock (or by one that should not be trusted): refused like an nbf in the future.
  */
 function refuseIssuedInFuture(payload: JWTPayload, config: Pick<ResolvedOidcConfig, "clockSkewSeconds" | "now">): void {
   if (typeof payload.iat !== "number") return;

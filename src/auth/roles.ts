@@ -2,6 +2,10 @@
 export const ROLES = ["admin", "compliance_analyst", "auditor"] as const;
 export type Role = (typeof ROLES)[number];
 
+export function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}
+
 /** Roles an API key may carry: keys are tenant credentials, never admin. */
 export const API_KEY_ROLES = ["compliance_analyst", "auditor"] as const;
 export type ApiKeyRole = (typeof API_KEY_ROLES)[number];

@@ -3,6 +3,7 @@ import { type FieldIssue, ServiceError } from "@/errors";
 import { issueSummary, zodIssues } from "@/lib/validate";
 import { isDatabaseBusy } from "@/storage/db";
 import { authorizeAdmin, authorizeTenant } from "@/auth/authorize";
+import { isRole } from "@/auth/roles";
 import { type BodyRule, bodyLimitKey, declaredBodyRules } from "./body-limits";
 import { principalOf } from "./authenticate";
 import { apiDocs } from "./docs";
@@ -117,7 +118,8 @@ export function createApp(deps: HttpDeps) {
           correlationId: state.correlationId,
           tenantId: state.tenantId ?? caller?.tenantId ?? undefined,
           actor: caller ? `${caller.actor.type}:${caller.actor.id}` : undefined,
-          roles: caller?.roles,
+          // Only the roles the appliance knows: a roles claim mapped to a directory's groups can hold hundreds.
+          roles: caller?.roles.filter(isRole),
           method: request.method,
           // Path only: query strings may carry subject names (case search), which never enter logs.
           // The URL is absolute: server.ts hands the app only requests routableRequest made so.

@@ -9,7 +9,9 @@ export function canonicalJson(value: unknown): string {
 function sortDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortDeep);
   if (value !== null && typeof value === "object" && !(value instanceof Date)) {
-    const out: Record<string, unknown> = {};
+    // No prototype: a parsed "__proto__" key (client input, hashed by an Idempotency-Key) must stay a
+    // property here; on a plain object the assignment would set the prototype and drop the key.
+    const out: Record<string, unknown> = Object.create(null);
     for (const key of Object.keys(value).sort()) {
       const v = (value as Record<string, unknown>)[key];
       if (v !== undefined) out[key] = sortDeep(v);

@@ -104,8 +104,13 @@ export async function bulkScreen(deps: ScreeningDeps, args: BulkArgs): Promise<B
 
   const now = deps.clock.now();
   // The rows as the key compares them: a valid row as validated (so "Russia" and "RU" are the same
-  // row, as they are for check), an invalid one as sent.
-  const claim = idempotencyClaim(args.idempotencyKey ?? null, "bulk", () => rows.map((row, index) => subjects.get(index) ?? row));
+  // row, as they are for check), an invalid one as sent, each tagged so the two forms never meet.
+  const claim = idempotencyClaim(args.idempotencyKey ?? null, "bulk", () =>
+    rows.map((row, index) => {
+      const subject = subjects.get(index);
+      return subject ? { valid: subject } : { sent: row };
+    }),
+  );
   const earlier = claim ? findBulkReplay(deps.db, args.tenantId, claim, now) : null;
   if (earlier) return replayedBulk(deps, args.tenantId, request, earlier);
 

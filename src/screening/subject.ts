@@ -100,7 +100,7 @@ export const UserReference = z
     withoutControls(text, ctx);
   })
   .describe(
-    `Your own reference for the subject (1–${MAX_USER_REFERENCE_LENGTH} characters, no control characters), e.g. a customer id. Carried on the webhook, so never put a name in it: one that contains the subject's whole fullName or a whole alias (compared as the matcher compares names: case, diacritics, punctuation and spacing ignored) is refused.`,
+    `Your own reference for the subject (1–${MAX_USER_REFERENCE_LENGTH} characters, no control characters), e.g. a customer id. Carried on the webhook, so never put a name in it: one that contains the subject's whole fullName or a whole alias (compared as the matcher compares names: case, diacritics, punctuation and spacing ignored; for a name of two or more words, digits written against it do not hide it, as in "john.smith85") is refused.`,
   );
 
 export const NAME_IN_REFERENCE_MESSAGE = "must not contain the subject's fullName or an alias: it is sent on webhooks, which never carry a name";
@@ -129,6 +129,7 @@ function holdsJoined(tokens: readonly string[], run: readonly string[]): boolean
 /**
  * Tokens split where letters meet digits: a username-style reference writes digits against the name
  * ("john.smith85", "JohnSmith1985", "cust1985johnsmith"), which would otherwise hide it in one token.
+ * Used for names of two or more tokens only (referenceHoldsName).
  */
 function splitDigits(tokens: readonly string[]): string[] {
   return tokens.flatMap((token) => token.match(/[0-9]+|[^0-9]+/g) ?? []);
@@ -138,19 +139,28 @@ function splitDigits(tokens: readonly string[]): string[] {
  * Whether the reference contains one of the names whole: every token of the name, after the
  * matcher's normalisation (normaliseName: case, diacritics, punctuation and spacing folded, other
  * scripts transliterated), as consecutive tokens of the reference's in any order, or written together
- * as one of its tokens; digits written against letters part a token ("smith85" is "smith" "85"). "CUST-boris
- * quillfeather-01", "QUILLFEATHER_BORIS", "BorisQuillfeather-7" and "boris.quillfeather61" hold "Böris Quillfeather"; "BQ-001" does not, nor does "ANNA-7" hold "Anna Smith" (one token of
- * two), nor "carolina-3" hold "Li Na" (only a whole token counts). A one-token name ("Madonna") is
+ * as one of its tokens; for a name of two or more tokens, digits written against letters part a
+ * token ("smith85" is "smith" "85"). "CUST-boris quillfeather-01", "QUILLFEATHER_BORIS",
+ * "BorisQuillfeather-7" and "boris.quillfeather61" hold "Böris Quillfeather"; "BQ-001" does not, nor
+ * does "ANNA-7" hold "Anna Smith" (one token of two), nor "carolina-3" hold "Li Na" (only a whole
+ * token counts). A one-token name ("Madonna") is
  * held when it is a whole token of the reference. Each text is normalised once, folded pieces shared
  * through one cache, so the usual short reference costs a few µs.
  */
 export function referenceHoldsName(reference: string, names: readonly string[]): boolean {
   const cache: FoldCache = new Map();
-  const tokens = splitDigits(normaliseName(reference, cache).tokens);
-  if (tokens.length === 0) return false;
+  const whole = normaliseName(reference, cache).tokens;
+  if (whole.length === 0) return false;
+  const tokens = splitDigits(whole);
   for (const name of names) {
     const run = splitDigits(normaliseName(name, cache).tokens);
     if (run.length === 0) continue;
+    // A one-token name counts only as a whole token of the reference: split pieces would refuse
+    // everyday ids for a short alias ("MAX00123" for Max, "AL123456" for Al, "KIM2024001" for Kim).
+    if (run.length === 1) {
+      if (whole.includes(run[0] ?? "")) return true;
+      continue;
+    }
     if ((run.length <= tokens.length && holdsRun(tokens, run)) || holdsJoined(tokens, run)) return true;
   }
   return false;

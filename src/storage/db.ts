@@ -1,9 +1,10 @@
 import { Database, type Statement } from "bun:sqlite";
-import { closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import type { Config } from "@/config";
 import { oncePer } from "@/lib/once-per";
+import { MASTER_KEY_FILE } from "@/lib/secret-box";
 import { migrate } from "./migrate";
 import { rowCacheOf } from "./row-cache";
 import * as schema from "./schema";
@@ -81,20 +82,29 @@ export function openDb(dataDirOrMemory: string, options: OpenDbOptions = {}): Db
  * existing folder or file keeps the mode its operator gave it (privateModeWarnings reports a loose one).
  */
 function createPrivately(dataDir: string, dbPath: string): void {
-  if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  if (!existsSync(dbPath)) closeSync(openSync(dbPath, "a", 0o600));
+  if (!existsSync(dataDir)) {
+    // Missing parents get the usual mode: only the data folder itself is private.
+    mkdirSync(dirname(dataDir), { recursive: true });
+    // chmod after mkdir: the mode given to mkdir is still narrowed by the umask.
+    if (mkdirSync(dataDir, { recursive: true, mode: 0o700 }) !== undefined) chmodSync(dataDir, 0o700);
+  }
+  if (!existsSync(dbPath)) {
+    closeSync(openSync(dbPath, "a", 0o600));
+    chmodSync(dbPath, 0o600);
+  }
 }
 
-/** Warnings for a data folder or aml.db that other users may read (group or other permission bits). */
+/** Warnings for a data folder, aml.db or master.key that other users may read (group or other permission bits). */
 export function privateModeWarnings(dataDir: string): string[] {
   const warnings: string[] = [];
   for (const [path, wanted] of [
     [dataDir, "0700"],
     [join(dataDir, DB_FILE), "0600"],
+    [join(dataDir, MASTER_KEY_FILE), "0600"],
   ] as const) {
     const mode = statSync(path, { throwIfNoEntry: false })?.mode;
     if (mode !== undefined && (mode & 0o077) !== 0) {
-      warnings.push(`${path} is open to other users (mode ${(mode & 0o777).toString(8).padStart(4, "0")}); it holds subject names and key hashes: chmod ${wanted.slice(1)} ${path}`);
+      warnings.push(`${path} is open to other users (mode ${(mode & 0o777).toString(8).padStart(4, "0")}); it holds subject names, key hashes or the key to the webhook secrets: chmod ${wanted.slice(1)} ${path}`);
     }
   }
   return warnings;

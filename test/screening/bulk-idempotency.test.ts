@@ -111,6 +111,9 @@ describe("Idempotency-Key on POST /v1/screenings/bulk", () => {
     expect((await world.post("/v1/screenings/bulk", fill)).status).toBe(200);
     expect(world.usedThisMonth()).toBe(QUOTA);
     expectProblem(await world.post("/v1/screenings/bulk", [{ fullName: "Ivy Example" }]), 429, "QUOTA_EXCEEDED");
+    // A keyed bulk refused for the quota stores no key: nothing was screened, so there is nothing to replay.
+    expectProblem(await world.post("/v1/screenings/bulk", [{ fullName: "Ivy Example" }], keyed("bulk-refused")), 429, "QUOTA_EXCEEDED");
+    expect(count("bulk_idempotency_keys WHERE key = 'bulk-refused'")).toBe(0);
     const replay = await world.post("/v1/screenings/bulk", rows, keyed("bulk-cap"));
     expect(replay.status).toBe(200);
     expect(json<BulkBody>(replay).rows[0]?.screeningId).toBe(first.rows[0]?.screeningId ?? "missing");

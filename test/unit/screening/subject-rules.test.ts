@@ -179,10 +179,19 @@ describe("userReference must not hold the subject's name (it is sent on webhooks
     ["a username with a year", "John Smith", "john.smith85"],
     ["a username written together, with a year", "John Smith", "JohnSmith1985"],
     ["digits before the name written together", "John Smith", "cust1985johnsmith"],
-    ["a one-token name with digits against it", "Madonna", "madonna01"],
   ])("%s is refused on userReference, for Subject and the check body", (_label, fullName, userReference) => {
     expect(issues({ fullName, userReference })).toEqual(refused);
     expect(issues({ fullName, userReference }, CheckInput)).toEqual(refused);
+  });
+
+  test("a short alias at the start of an id is accepted", () => {
+    for (const [alias, userReference] of [
+      ["Max", "MAX00123"],
+      ["Al", "AL123456"],
+      ["Ed", "ED25519-key"],
+    ]) {
+      expect(issues({ fullName: "Maxwell Aldous Edwards", aliases: [alias], userReference })).toEqual([]);
+    }
   });
 
   test("a whole alias is refused too", () => {
@@ -196,6 +205,9 @@ describe("userReference must not hold the subject's name (it is sent on webhooks
     ["one token of a two-token name", "Anna Smith", "ANNA-7"],
     ["the tokens apart", "Boris Quillfeather", "boris-7-quillfeather"],
     ["the tokens apart, digits between them", "Boris Quillfeather", "boris7quillfeather"],
+    // A one-token name counts only as a whole token: everyday ids start with such letters.
+    ["a one-token name with digits against it", "Madonna", "madonna01"],
+    ["a short one-token name at the start of an id", "Kim", "KIM2024001"],
     ["a one-token name inside a longer token", "Madonna", "madonnas-01"],
   ])("%s is accepted", (_label, fullName, userReference) => {
     expect(issues({ fullName, userReference })).toEqual([]);

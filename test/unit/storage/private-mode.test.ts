@@ -15,7 +15,7 @@ const modeOf = (path: string) => statSync(path).mode & 0o777;
 test("a new folder is 0700 and aml.db, its WAL and shared-memory files 0600, under a permissive umask", () => {
   const parent = tempDataDir();
   dirs.push(parent);
-  const dataDir = join(parent, "new-folder");
+  const dataDir = join(parent, "missing-parent", "new-folder");
   const previous = process.umask(0o022);
   try {
     const db = openDb(dataDir);
@@ -23,6 +23,8 @@ test("a new folder is 0700 and aml.db, its WAL and shared-memory files 0600, und
       db.sqlite.run("CREATE TABLE probe (x)");
       db.sqlite.run("INSERT INTO probe VALUES (1)");
       expect(modeOf(dataDir)).toBe(0o700);
+      // A parent it had to create is not the data folder: the umask's usual mode.
+      expect(modeOf(join(parent, "missing-parent"))).toBe(0o755);
       for (const file of [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`]) expect([file, modeOf(join(dataDir, file))]).toEqual([file, 0o600]);
       expect(privateModeWarnings(dataDir)).toEqual([]);
     } finally {
