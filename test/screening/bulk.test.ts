@@ -1,22 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import Papa from "papaparse";
 import { expectProblem, json } from "../helpers/api";
-import { deliveriesSettled, startScreeningWorld, type ScreeningWorld } from "./world";
+import { type BulkBody, deliveriesSettled, startScreeningWorld, type ScreeningWorld } from "./world";
 
-interface BulkRow {
-  index: number;
-  status: string;
-  screeningId: string | null;
-  userReference: string | null;
-  decision: string | null;
-  listsNotLoaded: string[] | null;
-  error: { code: string; detail: string; errors: Array<{ field: string; message: string }> } | null;
-}
-interface BulkBody {
-  rows: BulkRow[];
-  summary: { total: number; screened: number; failed: number };
-  correlationId: string;
-}
 
 let world: ScreeningWorld;
 beforeAll(async () => {

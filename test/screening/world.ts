@@ -5,6 +5,23 @@ import { type ListServer, type ListServerOptions, startListServer } from "../hel
 import { makeTenant } from "../helpers/tenants";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
 
+/** A bulk response row, as the tests read it (the fields they assert on). */
+export interface BulkRow {
+  index: number;
+  status: string;
+  screeningId: string | null;
+  userReference: string | null;
+  decision: string | null;
+  listsNotLoaded: string[] | null;
+  error: { code: string; detail: string; errors: Array<{ field: string; message: string }> } | null;
+}
+
+export interface BulkBody {
+  rows: BulkRow[];
+  summary: { total: number; screened: number; failed: number };
+  correlationId: string;
+}
+
 /** A screening test world: the real server with every extension, a real signature-verifying receiver, one tenant. */
 export interface ScreeningWorld {
   lists: ListServer;
