@@ -44,73 +44,73 @@ function keyReused(): ServiceError {
 }
 
 /**
- * Check, rescreen and bulk share one key space per tenant, kept in two tables (a bulk's key names
- * many screenings, or none): a key that is live in the other table was used by another operation.
+ * The two tables of one key space per tenant: check and rescreen keep the screening's id, a bulk its
+ * rows' outcomes (one key names many screenings, or none). A key live in one table refuses the other
+ * operation with 422.
  */
-function liveInOtherTable(db: Db, table: "idempotency_keys" | "bulk_idempotency_keys", tenantId: string, key: string, now: Date): boolean {
-  const row = db.sqlite.query<{ expires_at: string }, [string, string]>(`SELECT expires_at FROM ${table} WHERE tenant_id = ? AND key = ?`).get(tenantId, key);
-  return row !== null && row.expires_at > now.toISOString();
+interface KeyTable {
+  readonly name: "idempotency_keys" | "bulk_idempotency_keys";
+  /** The column with what a replay returns. */
+  readonly value: "screening_id" | "row_outcomes";
+  readonly other: KeyTable["name"];
 }
+const SINGLE_KEYS: KeyTable = { name: "idempotency_keys", value: "screening_id", other: "bulk_idempotency_keys" };
+const BULK_KEYS: KeyTable = { name: "bulk_idempotency_keys", value: "row_outcomes", other: "idempotency_keys" };
 
 /**
- * The screening an unexpired key already produced, or null. The same key with a different request is
- * a client bug, refused with 422 rather than silently screening again or replaying the wrong result.
+ * What an unexpired key stored in `table`, or null. The same key with a different request, or live
+ * in the other table, is a client bug, refused with 422 rather than silently screening again or
+ * replaying the wrong result. query() caches each statement by its text, built from constants.
  */
-export function findReplay(db: Db, tenantId: string, claim: IdempotencyClaim, now: Date): ScreeningRecord | null {
+function storedFor(db: Db, table: KeyTable, tenantId: string, claim: IdempotencyClaim, now: Date): string | null {
+  const nowIso = now.toISOString();
   const row = db.sqlite
-    .query<{ request_hash: string; screening_id: string; expires_at: string }, [string, string]>(
-      "SELECT request_hash, screening_id, expires_at FROM idempotency_keys WHERE tenant_id = ? AND key = ?",
+    .query<{ request_hash: string; value: string; expires_at: string }, [string, string]>(
+      `SELECT request_hash, ${table.value} AS value, expires_at FROM ${table.name} WHERE tenant_id = ? AND key = ?`,
     )
     .get(tenantId, claim.key);
-  if (!row || row.expires_at <= now.toISOString()) {
-    if (liveInOtherTable(db, "bulk_idempotency_keys", tenantId, claim.key, now)) throw keyReused();
+  if (!row || row.expires_at <= nowIso) {
+    const other = db.sqlite.query<{ expires_at: string }, [string, string]>(`SELECT expires_at FROM ${table.other} WHERE tenant_id = ? AND key = ?`).get(tenantId, claim.key);
+    if (other && other.expires_at > nowIso) throw keyReused();
     return null;
   }
   if (row.request_hash !== claim.requestHash) throw keyReused();
-  return findScreening(db, tenantId, row.screening_id);
+  return row.value;
 }
 
-/** Records the key inside the screening's transaction; an expired row for the same key is replaced. */
-export function rememberKey(db: Db, tenantId: string, claim: IdempotencyClaim, screeningId: string, now: Date, ttlHours: number): void {
+/** Records a key inside the transaction that stores what it names; expired rows of the table are swept first. */
+function remember(db: Db, table: KeyTable, tenantId: string, claim: IdempotencyClaim, value: string, now: Date, ttlHours: number): void {
   const nowIso = now.toISOString();
-  // query() caches both prepared statements; run(sql, params) would compile them on every keyed screen.
-  db.sqlite.query<unknown, [string]>("DELETE FROM idempotency_keys WHERE expires_at <= ?").run(nowIso);
+  const expiresAt = new Date(now.getTime() + ttlHours * 3_600_000).toISOString();
+  db.sqlite.query<unknown, [string]>(`DELETE FROM ${table.name} WHERE expires_at <= ?`).run(nowIso);
   db.sqlite
     .query<unknown, [string, string, string, string, string, string]>(
-      "INSERT INTO idempotency_keys (tenant_id, key, request_hash, screening_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+      `INSERT INTO ${table.name} (tenant_id, key, request_hash, ${table.value}, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
     )
-    .run(tenantId, claim.key, claim.requestHash, screeningId, nowIso, expiresAt(now, ttlHours));
+    .run(tenantId, claim.key, claim.requestHash, value, nowIso, expiresAt);
+}
+
+/** The screening an unexpired check or rescreen key already produced, or null. */
+export function findReplay(db: Db, tenantId: string, claim: IdempotencyClaim, now: Date): ScreeningRecord | null {
+  const screeningId = storedFor(db, SINGLE_KEYS, tenantId, claim, now);
+  return screeningId === null ? null : findScreening(db, tenantId, screeningId);
+}
+
+/** Records a check's or rescreen's key with its screening, inside the screening's transaction. */
+export function rememberKey(db: Db, tenantId: string, claim: IdempotencyClaim, screeningId: string, now: Date, ttlHours: number): void {
+  remember(db, SINGLE_KEYS, tenantId, claim, screeningId, now, ttlHours);
 }
 
 /** What a bulk gave one row: the screening stored for it, or the row's error. One per row, in order. */
 export type BulkRowOutcome = { screeningId: string } | { error: BulkRowError };
 
-/** The row outcomes an unexpired bulk key recorded, or null; 422 for the key with another request. */
+/** The row outcomes an unexpired bulk key recorded, or null. */
 export function findBulkReplay(db: Db, tenantId: string, claim: IdempotencyClaim, now: Date): BulkRowOutcome[] | null {
-  const row = db.sqlite
-    .query<{ request_hash: string; row_outcomes: string; expires_at: string }, [string, string]>(
-      "SELECT request_hash, row_outcomes, expires_at FROM bulk_idempotency_keys WHERE tenant_id = ? AND key = ?",
-    )
-    .get(tenantId, claim.key);
-  if (!row || row.expires_at <= now.toISOString()) {
-    if (liveInOtherTable(db, "idempotency_keys", tenantId, claim.key, now)) throw keyReused();
-    return null;
-  }
-  if (row.request_hash !== claim.requestHash) throw keyReused();
-  return JSON.parse(row.row_outcomes) as BulkRowOutcome[];
+  const outcomes = storedFor(db, BULK_KEYS, tenantId, claim, now);
+  return outcomes === null ? null : (JSON.parse(outcomes) as BulkRowOutcome[]);
 }
 
 /** Records a bulk's key and its row outcomes inside the transaction that stores its screenings. */
 export function rememberBulkKey(db: Db, tenantId: string, claim: IdempotencyClaim, outcomes: readonly BulkRowOutcome[], now: Date, ttlHours: number): void {
-  const nowIso = now.toISOString();
-  db.sqlite.query<unknown, [string]>("DELETE FROM bulk_idempotency_keys WHERE expires_at <= ?").run(nowIso);
-  db.sqlite
-    .query<unknown, [string, string, string, string, string, string]>(
-      "INSERT INTO bulk_idempotency_keys (tenant_id, key, request_hash, row_outcomes, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
-    )
-    .run(tenantId, claim.key, claim.requestHash, JSON.stringify(outcomes), nowIso, expiresAt(now, ttlHours));
-}
-
-function expiresAt(now: Date, ttlHours: number): string {
-  return new Date(now.getTime() + ttlHours * 3_600_000).toISOString();
+  remember(db, BULK_KEYS, tenantId, claim, JSON.stringify(outcomes), now, ttlHours);
 }

@@ -3,7 +3,7 @@ import type { Db } from "@/storage/db";
 import { listTenants } from "@/tenants/get";
 import type { SourceList } from "@/watchlists/entity";
 import type { LoadedLists } from "@/watchlists/runtime";
-import { selectedListVersions } from "./list-versions";
+import { selectedListVersions, staleButLoaded } from "./list-versions";
 import { optionsForTenant } from "./options";
 
 /**
@@ -67,8 +67,7 @@ export function coverageGaps(coverage: readonly TenantListCoverage[]): { notLoad
   };
   for (const c of coverage) {
     for (const list of c.notLoaded) add(notLoaded, list, c.tenant);
-    // A list not loaded is stale too; it is named once, as not loaded.
-    for (const list of c.stale) if (!c.notLoaded.includes(list)) add(stale, list, `${c.tenant} (maxDataAgeDays ${c.maxDataAgeDays})`);
+    for (const list of staleButLoaded(c.stale, c.notLoaded)) add(stale, list, `${c.tenant} (maxDataAgeDays ${c.maxDataAgeDays})`);
   }
   return { notLoaded, stale };
 }

@@ -38,6 +38,14 @@ export function listVersionsOf(snapshotId: string, sources: ListVersionRef[], op
   };
 }
 
+/**
+ * The stale lists that were loaded: a list not loaded is stale too (staleLists), and a summary names
+ * it once, as not loaded.
+ */
+export function staleButLoaded<List extends string>(stale: readonly List[], notLoaded: readonly List[]): List[] {
+  return stale.filter((list) => !notLoaded.includes(list));
+}
+
 /** Selected lists with no version among the sources read. */
 export function notLoadedLists(selected: readonly SourceList[], sources: readonly Pick<ListVersionRef, "source">[]): SourceList[] {
   return selected.filter((list) => !sources.some((s) => s.source === list));

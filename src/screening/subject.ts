@@ -143,9 +143,9 @@ function splitDigits(tokens: readonly string[]): string[] {
  * token ("smith85" is "smith" "85"). "CUST-boris quillfeather-01", "QUILLFEATHER_BORIS",
  * "BorisQuillfeather-7" and "boris.quillfeather61" hold "Böris Quillfeather"; "BQ-001" does not, nor
  * does "ANNA-7" hold "Anna Smith" (one token of two), nor "carolina-3" hold "Li Na" (only a whole
- * token counts). A one-token name ("Madonna") is
- * held when it is a whole token of the reference. Each text is normalised once, folded pieces shared
- * through one cache, so the usual short reference costs a few µs.
+ * token counts). A one-token name ("Madonna") is held when it is a whole token of the reference.
+ * Each text is normalised once, folded pieces shared through one cache, so the usual short
+ * reference costs a few µs.
  */
 export function referenceHoldsName(reference: string, names: readonly string[]): boolean {
   const cache: FoldCache = new Map();

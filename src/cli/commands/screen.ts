@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { ServiceError } from "@/errors";
 import { overridesFromPairs } from "@/profiles/pairs";
 import { loadCurrentLists, localOptions, screenLocally } from "@/screening/local";
+import { staleButLoaded } from "@/screening/list-versions";
 import { formatFromName, parseSubjectFile, type SubjectFileFormat, type SubjectFileRow } from "@/screening/subject-file";
 import { DEMO_NOTICE } from "@/watchlists/version-view";
 import { withContext } from "../context";
@@ -63,7 +64,7 @@ export function registerScreen(program: Command): void {
           if ("error" in result) failed++;
           else {
             notChecked = result.listsNotLoaded;
-            stale = result.listsStale.filter((list) => !notChecked.includes(list));
+            stale = staleButLoaded(result.listsStale, notChecked);
           }
           if (options.out) lines.push(JSON.stringify(result));
           else process.stdout.write(`${JSON.stringify(result)}\n`);
