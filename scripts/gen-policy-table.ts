@@ -56,7 +56,8 @@ as JSON at \`GET /docs/policies\` (no credential needed).
 
 - **api key or bearer**: a tenant API key (\`X-Api-Key\`, or \`Authorization: Bearer aml_live_…\`) or an
   OIDC bearer token with a \`tenant_id\` claim naming an existing tenant. A token without a usable tenant
-  gets 403 \`NO_USABLE_TENANT\`.
+  gets 403 \`NO_USABLE_TENANT\`, and so does every credential of a suspended tenant (\`aml tenant
+  suspend\`; the detail says it is suspended) until it is resumed.
 - **bearer only**: an OIDC bearer token with the \`admin\` role. An API key gets 403, even a valid one.
 - A missing, malformed, expired or revoked credential gets 401; a role that does not satisfy the
   policy gets 403.

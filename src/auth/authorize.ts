@@ -20,8 +20,10 @@ export function authorizeTenant(db: Db, principal: Principal, policy: Policy): T
       .query<{ id: string; status: string }, [string, string]>("SELECT id, status FROM tenants WHERE id = ? OR slug = ? LIMIT 1")
       .get(isUuid(claimed) ? claimed : "", claimed),
   );
-  if (tenant?.status !== "active") {
-    throw new ServiceError("NO_USABLE_TENANT", "The credential's tenant does not exist or is suspended.");
+  if (!tenant) throw new ServiceError("NO_USABLE_TENANT", "The credential's tenant does not exist.");
+  // Only a holder of the tenant's own key, or a token the IdP issued for it, learns it is suspended.
+  if (tenant.status !== "active") {
+    throw new ServiceError("NO_USABLE_TENANT", "The credential's tenant is suspended: its screenings, keys and records are kept, but it cannot call the API until the appliance administrator resumes it.");
   }
   return { ...principal, tenantId: tenant.id };
 }

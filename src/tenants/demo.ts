@@ -14,7 +14,7 @@ const DEMO_KEY_LABEL = "demo key (aml serve --demo)";
  * For `make run`: makes sure a demo tenant exists and returns a fresh API key for it, revoking the
  * key printed by the previous demo start so demo keys do not pile up. Never runs without --demo.
  */
-export function ensureDemoTenant(ctx: AppContext, meta: CallMeta): { tenantId: string; apiKey: string } {
+export function ensureDemoTenant(ctx: AppContext, meta: CallMeta): { tenantId: string; apiKey: string; suspended: boolean } {
   if (!findTenantRow(ctx.db, DEMO_SLUG)) {
     const created = createTenant(
       ctx,
@@ -29,7 +29,7 @@ export function ensureDemoTenant(ctx: AppContext, meta: CallMeta): { tenantId: s
       { withoutSigningSecret: true },
     );
     writeTx(ctx.db, () => relabel(ctx, created.apiKeyId));
-    return { tenantId: created.tenant.id, apiKey: created.apiKey };
+    return { tenantId: created.tenant.id, apiKey: created.apiKey, suspended: false };
   }
   return writeTx(ctx.db, () => {
     const tenant = findTenantRow(ctx.db, DEMO_SLUG);
@@ -58,7 +58,9 @@ export function ensureDemoTenant(ctx: AppContext, meta: CallMeta): { tenantId: s
       });
     }
     const key = insertApiKey(ctx, { tenantId: tenant.id, role: "compliance_analyst", label: DEMO_KEY_LABEL, at: now, meta });
-    return { tenantId: tenant.id, apiKey: key.plaintext };
+    // An operator may have suspended it (aml tenant suspend demo): the key is issued anyway, and the
+    // banner says why it is refused, rather than resuming a tenant someone chose to stop.
+    return { tenantId: tenant.id, apiKey: key.plaintext, suspended: tenant.status === "suspended" };
   });
 }
 

@@ -68,6 +68,14 @@ export type SetWebhookInput = z.infer<typeof SetWebhookInput>;
 export const SetQuotaInput = z.object({ monthlyScreeningQuota: QuotaValue }).strict();
 export type SetQuotaInput = z.infer<typeof SetQuotaInput>;
 
+/**
+ * POST /v1/tenants/{id}/suspend and /resume body (tenants/status.ts): why, for the tenant's audit
+ * chain. Required both ways: a chain that shows a gap in a tenant's screening should say who closed
+ * it and why, and who opened it again.
+ */
+export const StatusChangeInput = z.object({ reason: adminText(500) }).strict();
+export type StatusChangeInput = z.infer<typeof StatusChangeInput>;
+
 /** Public tenant shape; secrets are never part of it. */
 export interface Tenant {
   id: string;

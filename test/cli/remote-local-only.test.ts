@@ -30,6 +30,8 @@ const REMOTE_CAPABLE = [
   "tenant create",
   "tenant list",
   "tenant show",
+  "tenant suspend",
+  "tenant resume",
   "tenant webhook set",
   "tenant webhook rotate-secret",
   "key issue",

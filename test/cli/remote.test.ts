@@ -151,6 +151,27 @@ describe("aml login + aml --remote", () => {
     expect(cleared.stdout).toMatch(/quota\s+unlimited/);
   });
 
+  test("tenant suspend and resume: the tenant's key gets 403, then works again; suspending twice → 409, exit 2", async () => {
+    const bearer = { bearer: await stack.token() };
+    const { items } = (await call<{ items: Tenant[] }>(stack.server.url, "GET", "/v1/tenants", { credential: bearer })).body;
+    const tenant = items.find((t) => t.slug === slug);
+    const key = (await call<{ apiKey: string }>(stack.server.url, "POST", `/v1/tenants/${tenant?.id}/api-keys`, { credential: bearer })).body.apiKey;
+
+    const suspended = await remote(["tenant", "suspend", slug, "--reason", "remote check"]);
+    expect(suspended.stderr).toBe("");
+    expect(suspended.code).toBe(0);
+    expect(suspended.stdout).toMatch(/status\s+suspended/);
+    expect((await call(stack.server.url, "GET", "/v1/usage", { credential: { apiKey: key } })).status).toBe(403);
+    const twice = await remote(["tenant", "suspend", slug, "--reason", "again"]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/^error: .*already suspended.*\(HTTP 409\)/);
+
+    const resumed = await remote(["tenant", "resume", slug, "--reason", "remote check done"]);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toMatch(/status\s+active/);
+    expect((await call(stack.server.url, "GET", "/v1/usage", { credential: { apiKey: key } })).status).toBe(200);
+  });
+
   test("a validation error from the server: one line per issue, exit 2", async () => {
     const res = await remote(["tenant", "create", "--name", "X", "--slug", "bad slug", "--contact-email", "nope", "--plan", "p", "--lists", "OFAC"]);
     expect(res.code).toBe(2);

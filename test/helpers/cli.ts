@@ -37,7 +37,7 @@ export async function spawnServe(
   dataDir: string,
   env: Record<string, string> = {},
   flags: string[] = [],
-): Promise<{ url: string; stop(): Promise<number> }> {
+): Promise<{ url: string; banner: string; stop(): Promise<number> }> {
   const proc = Bun.spawn([process.execPath, "run", join(REPO, "src/main.ts"), "--data-dir", dataDir, "serve", "--host", "127.0.0.1", "--port", "0", ...flags], {
     cwd: REPO,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", TZ: "UTC", AML_LOG_LEVEL: "silent", ...env },
@@ -52,8 +52,9 @@ export async function spawnServe(
   const decoder = new TextDecoder();
   for await (const chunk of proc.stderr) {
     seen += decoder.decode(chunk, { stream: true });
+    // The banner is one write, so the chunk with the listening line holds the whole of it.
     const url = seen.match(/aml listening on (http:\/\/\S+)/)?.[1];
-    if (url) return { url, stop };
+    if (url) return { url, banner: seen, stop };
   }
   throw new Error(`aml serve exited with ${await proc.exited} before listening: ${seen}`);
 }

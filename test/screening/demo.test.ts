@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { serverExtensions } from "@/cli/extensions";
 import { loadConfig } from "@/config";
-import { startTestServer, type TestServer } from "../helpers/server";
+import { rmSync } from "node:fs";
+import { runCli, spawnServe } from "../helpers/cli";
+import { startTestServer, type TestServer, tempDataDir } from "../helpers/server";
 import { makeTenant } from "../helpers/tenants";
 import { importListFiles } from "@/watchlists/import";
 import { demoListFiles } from "@/watchlists/demo";
@@ -83,4 +85,26 @@ test("a screening stored before sources carried isDemo reads the mark from its l
   const old = json<{ listVersions: { isDemo: boolean; sources: Array<{ isDemo: boolean }> } }>(await call(server.url, `/v1/screenings/${oldId}`, { key }));
   expect(old.listVersions.isDemo).toBe(true);
   expect(old.listVersions.sources.every((s) => s.isDemo)).toBe(true);
+});
+
+test("aml serve --demo on a folder whose demo tenant was suspended says so, and does not resume it", async () => {
+  const dataDir = tempDataDir("aml-demo-stopped-");
+  try {
+    const first = await spawnServe(dataDir, {}, ["--demo"]);
+    await first.stop();
+    expect(first.banner).toContain("demo tenant API key (shown once)");
+    expect(first.banner).not.toContain("suspended");
+    expect((await runCli(["tenant", "suspend", "demo", "--reason", "closed for the audit"], { dataDir })).code).toBe(0);
+
+    const second = await spawnServe(dataDir, {}, ["--demo"]);
+    try {
+      const demoKey = second.banner.match(/aml_live_[0-9A-Za-z]+/)?.[0] ?? "";
+      expect(second.banner).toContain('the demo tenant is suspended, so this key is refused (403) until: aml tenant resume demo --reason "<why>"');
+      expectProblem(await call(second.url, "/v1/usage", { key: demoKey }), 403, "NO_USABLE_TENANT");
+    } finally {
+      await second.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });

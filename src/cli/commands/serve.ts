@@ -37,6 +37,7 @@ export function registerServe(program: Command): void {
           `demo tenant API key (shown once): ${demo.apiKey}`,
           `try: curl -H "X-Api-Key: ${demo.apiKey}" ${server.url}/v1/usage`,
         );
+        if (demo.suspended) banner.push(`the demo tenant is suspended, so this key is refused (403) until: aml tenant resume demo --reason "<why>"`);
       }
       banner.push(`API explorer: ${server.url}/swagger-ui`);
       process.stderr.write(`\n${banner.join("\n")}\n\n`);

@@ -6,6 +6,7 @@ import { getTenant, listTenants } from "@/tenants/get";
 import { cliMeta, globalOptions, withContext } from "../context";
 import { allowsRemote, remoteCall, remoteTarget } from "../remote";
 import { MAX_MONTHLY_QUOTA, type Tenant } from "@/tenants/schemas";
+import { setTenantStatus, type TenantStatus } from "@/tenants/status";
 import { rotateWebhookSecret, setWebhookUrl } from "@/tenants/webhook";
 import { getUsage } from "@/usage/quota";
 import { printJson, printRecord, printTable } from "../output";
@@ -119,7 +120,24 @@ export function registerTenant(program: Command): void {
         });
     });
 
+  registerTenantStatus(tenant, "suspend", "suspended", "Suspend a tenant: every API key and token of it is refused (403) from the next request on; nothing is deleted or revoked");
+  registerTenantStatus(tenant, "resume", "active", "Resume a suspended tenant: its unrevoked keys and tokens work again");
   registerTenantWebhook(tenant);
+}
+
+/** `aml tenant suspend|resume <tenant> --reason <text>` (POST /v1/tenants/{id}/suspend|resume). */
+function registerTenantStatus(tenant: Command, verb: "suspend" | "resume", status: TenantStatus, description: string): void {
+  allowsRemote(tenant.command(`${verb} <tenant>`))
+    .description(description)
+    .requiredOption("--reason <text>", "why, recorded in the tenant's audit chain (1-500 characters)")
+    .action(async (ref: string, options: { reason: string }, command: Command) => {
+      const body = { reason: options.reason };
+      const updated = remoteTarget(command)
+        ? await remoteCall<Tenant>(command, "POST", `/v1/tenants/${(await remoteTenant(command, ref)).id}/${verb}`, body)
+        : await withContext(command, (ctx) => setTenantStatus(ctx, ref, status, body, cliMeta()));
+      if (globalOptions(command).json) printJson(updated);
+      else printRecord({ tenant: updated.slug, status: updated.status, updatedAt: updated.updatedAt });
+    });
 }
 
 type WithSecret = Tenant & { webhookSigningSecret: string | null };
