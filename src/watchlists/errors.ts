@@ -21,6 +21,19 @@ export class ListParseError extends Error {
   }
 }
 
+/**
+ * A source whose files hold no entity at all (a list with empty sections, a FollowTheMoney file of
+ * other datasets). Published, it would count as loaded (coverage, /readyz) and answer every screen
+ * against it with Clear, so it is refused whatever the operator allows.
+ */
+export function emptyListError(source: string, files: readonly string[]): ListParseError {
+  return new ListParseError({
+    file: files.join(" + "),
+    location: "whole file",
+    reason: `holds no ${source} entries, so nothing was published: an empty ${source} list would count as loaded and answer every screen against it with Clear. Check that the file is the complete list download`,
+  });
+}
+
 /** One source whose import would remove more than the allowed share of its serving entities or names. */
 export interface MassRemoval {
   source: string;

@@ -4,7 +4,7 @@ import { ukPublication } from "./editions";
 import { type ParsedList, SOURCE_LISTS, type WatchlistEntity } from "./entity";
 import { ListParseError } from "./errors";
 import { EntityCollector } from "./importers/common/list";
-import { assembleOfacCsvSets, type OfacCsvRole } from "./importers/ofac/csv-sets";
+import { assembleOfacCsvSets, type OfacCsvRole, requireAliasFile } from "./importers/ofac/csv-sets";
 import { mapOfacRecord } from "./importers/ofac/map";
 import { parseOfacCsvSet } from "./importers/ofac/parse";
 import { parseFtmFiles, parseWikidataFiles, pepWarnings, streamFtmFiles, streamWikidataFiles } from "./importers/wikidata/files";
@@ -55,6 +55,7 @@ function parseOfacCsvFiles(items: readonly Detected[]): ParsedPart {
   const publications: ListPublication[] = [];
   for (const set of sets) {
     const outcome = parseOfacCsvSet(set);
+    requireAliasFile(set);
     warnings.push(...outcome.warnings);
     for (const record of outcome.records) collector.add(mapOfacRecord(record), record.location, set.main.name);
     const files = [set.main, set.add, set.alt, set.comments].flatMap((f) => (f ? [f.name] : []));

@@ -36,12 +36,16 @@ describe("recorded files", () => {
     db = openDb(":memory:");
     const sdn = new Uint8Array(readFileSync(join(SHARED, "ofac/sdn.csv")));
     const cons = new Uint8Array(readFileSync(join(SHARED, "ofac/cons_prim.csv")));
+    const alt = new Uint8Array(readFileSync(join(SHARED, "ofac/alt.csv")));
+    const consAlt = new Uint8Array(readFileSync(join(SHARED, "ofac/cons_alt.csv")));
     const files: ListFile[] = [
       { name: "sdn.csv", bytes: sdn },
       { name: "sdn.csv", bytes: cons },
+      { name: "alt.csv", bytes: alt },
+      { name: "alt.csv", bytes: consAlt },
     ];
     const report = await importListFiles(db, files, meta);
     const hashes = recorded(report, "OFAC").map((f) => f.sha256).sort();
-    expect(hashes).toEqual([digestOf(sdn).sha256, digestOf(cons).sha256].sort());
+    expect(hashes).toEqual([sdn, cons, alt, consAlt].map((b) => digestOf(b).sha256).sort());
   });
 });

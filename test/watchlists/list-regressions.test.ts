@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { openDb, type Db } from "@/storage/db";
-import { MassRemovalError, OlderEditionError } from "@/watchlists/errors";
+import { ListParseError, MassRemovalError, OlderEditionError } from "@/watchlists/errors";
 import { importListFiles, type ListFile } from "@/watchlists/import";
 import { latestSnapshot } from "@/watchlists/store/read";
 import { startIndex } from "@/matching/index";
@@ -22,6 +22,14 @@ const read = (rel: string): ListFile => ({ name: rel.split("/").at(-1) ?? rel, b
 const UN_2026 = "un/consolidated.xml";
 const UN_2023 = "un/snapshots/consolidated_2023-03-09.xml";
 const OFAC_SDN_SET = ["ofac/sdn.csv", "ofac/add.csv", "ofac/alt.csv"];
+
+/** The versions of the system chain's latest list.import entry, as audited. */
+function lastImportAudit(db: Db): Array<{ source: string; overridden?: string[] }> {
+  const row = db.sqlite
+    .query<{ details: string }, []>("SELECT details FROM audit_log WHERE action = 'list.import' ORDER BY seq DESC LIMIT 1")
+    .get();
+  return (JSON.parse(row?.details ?? "{}") as { versions?: Array<{ source: string; overridden?: string[] }> }).versions ?? [];
+}
 
 describe("importListFiles", () => {
   let db: Db;
@@ -46,6 +54,9 @@ describe("importListFiles", () => {
     const allowed = await importListFiles(db, [read(UN_2023)], meta, { allowOlderEdition: true });
     expect(allowed.results[0]?.version.publishedAt?.startsWith("2023-03-10")).toBe(true);
     expect(latestSnapshot(db)?.id).not.toBe(serving?.id ?? "");
+    // The override stays on the record: the version's warnings and the system chain's entry name it.
+    expect(allowed.results[0]?.version.warnings[0]).toMatch(/^published with allowOlderEdition: this edition is dated 2023-03-10.*before the version it replaced \(2026-02-2/);
+    expect(lastImportAudit(db)[0]?.overridden).toEqual([allowed.results[0]?.version.warnings[0] ?? "missing"]);
   });
 
   test("a newer edition, the same one again and an older one over the demo list all import", async () => {
@@ -80,11 +91,14 @@ describe("importListFiles", () => {
     expect(await importListFiles(db, [read(UN_2023)], meta).catch((e: unknown) => e)).toBeInstanceOf(OlderEditionError);
   });
 
-  test("OFAC's sdn.csv and add.csv without alt.csv lose half the names and are refused; allowed, they publish", async () => {
+  test("OFAC's alias file cut short keeps every entity but loses most names: refused; allowed, it publishes", async () => {
     db = openDb(":memory:");
     const whole = await importListFiles(db, OFAC_SDN_SET.map(read), meta);
     const serving = latestSnapshot(db);
-    const error = await importListFiles(db, ["ofac/sdn.csv", "ofac/add.csv"].map(read), meta).catch((e: unknown) => e);
+    // alt.csv cut at a line break after its first 2,000 rows: it parses, every SDN entity is there.
+    const altHead = readFileSync(join(LISTS, "ofac/alt.csv"), "latin1").split("\r\n").slice(0, 2_000).join("\r\n");
+    const cut = [read("ofac/sdn.csv"), read("ofac/add.csv"), { name: "alt.csv", bytes: new TextEncoder().encode(`${altHead}\r\n`) }];
+    const error = await importListFiles(db, cut, meta).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MassRemovalError);
     const removal = (error as MassRemovalError).removals[0];
     // Not the entities: every SDN entity is still there.
@@ -95,8 +109,26 @@ describe("importListFiles", () => {
     expect((error as Error).message).toContain("alt.csv");
     expect(latestSnapshot(db)?.id).toBe(serving?.id ?? "");
 
-    const allowed = await importListFiles(db, ["ofac/sdn.csv", "ofac/add.csv"].map(read), meta, { allowMassRemoval: true });
+    const allowed = await importListFiles(db, cut, meta, { allowMassRemoval: true });
     expect(allowed.results[0]?.version.nameCount).toBe((removal?.previousNames ?? 0) - (removal?.namesLost ?? 0));
+    const note = `published with allowMassRemoval: 0 of ${removal?.previous.toLocaleString("en-US")} entities removed, ${removal?.namesLost.toLocaleString("en-US")} of ${removal?.previousNames.toLocaleString("en-US")} names lost`;
+    expect(allowed.results[0]?.version.warnings[0]).toBe(note);
+    expect(lastImportAudit(db)[0]?.overridden).toEqual([note]);
+  });
+
+  test("OFAC's sdn.csv without alt.csv is refused as a set, on a first import too and whatever is allowed", async () => {
+    db = openDb(":memory:");
+    for (const options of [{}, { allowMassRemoval: true, allowOlderEdition: true }]) {
+      const error = await importListFiles(db, ["ofac/sdn.csv", "ofac/add.csv"].map(read), meta, options).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ListParseError);
+      expect((error as Error).message).toContain("sdn.csv: whole file: OFAC main table without its alias file");
+      expect(latestSnapshot(db)).toBeNull();
+    }
+    const consOnly = await importListFiles(db, ["ofac/cons_prim.csv", "ofac/cons_add.csv"].map(read), meta).catch((e: unknown) => e);
+    expect((consOnly as Error).message).toContain("cons_prim.csv: whole file: OFAC main table without its alias file (cons_alt.csv)");
+    // add.csv may be missing: the entities then carry no addresses, and the version says so.
+    const noAddresses = await importListFiles(db, ["ofac/sdn.csv", "ofac/alt.csv"].map(read), meta);
+    expect(noAddresses.results[0]?.version.warnings).toContain("sdn.csv: no address file (add.csv or cons_add.csv) in the import: its entities carry no addresses");
   });
 });
 

@@ -6,7 +6,7 @@ import type { CallMeta } from "@/context";
 import { newId } from "@/lib/ids";
 import { type Db, walAutocheckpoint, writeTx } from "@/storage/db";
 import type { SourceList, WatchlistEntity } from "../entity";
-import { isMassRemoval, isOlderEdition, MassRemovalError, OlderEditionError, type RegressionAllowances } from "../errors";
+import { emptyListError, isMassRemoval, ListParseError, isOlderEdition, MassRemovalError, OlderEditionError, type RegressionAllowances } from "../errors";
 import { entityRow } from "./entity-row";
 import type { ImportLease } from "./import-lock";
 import { latestSnapshot } from "./read";
@@ -43,6 +43,8 @@ export async function recordImport(
   removeOrphans(db, lease);
   const current = latestSnapshot(db);
   const pending: VersionRow[] = [];
+  /** Per version: the refusals an operator's allowance let through, for its warnings and the audit entry. */
+  const overrides = new Map<string, string[]>();
   const results: SourceImportResult[] = [];
   const seenSources = new Set<SourceList>();
   let wroteWhole = false;
@@ -62,6 +64,7 @@ export async function recordImport(
         continue;
       }
       let built: WrittenEntities;
+      let overridden: string[] = [];
       try {
         // The lists written before are garbage now (below). One full collection frees them before a
         // million-row stream from the worker would grow the heap on top of them: the production-scale
@@ -69,9 +72,11 @@ export async function recordImport(
         // path, which the CLI takes: a server would pause its screens for it.
         if (item.rowBatches && wroteWhole) Bun.gc(true);
         built = await writeEntities(db, lease, item, previous, options.onProgress);
+        if (built.entityCount === 0) throw emptyListError(item.source, item.files.map((f) => f.name));
+        refuseFutureEdition(item, at);
         // Against real lists only: the first real import replaces the demo list whole, by design.
         // After the entities: a streamed list knows its publication date only at its end.
-        if (previous && previous.is_demo === 0) refuseRegression(item, built, previous, options);
+        if (previous && previous.is_demo === 0) overridden = refuseRegression(item, built, previous, options);
         if (!isStream(item)) {
           // Written: the parsed entities are garbage now, not something a large stream after them should sit on.
           item.entities = [];
@@ -106,10 +111,11 @@ export async function recordImport(
         changed: built.changed,
         unchanged: built.unchanged,
         // The one place warnings are capped: parsed, streamed and merged lists all reach it whole.
-        warnings: JSON.stringify(capWarnings(item.warnings, KEPT_WARNINGS)),
+        warnings: JSON.stringify(capWarnings([...overridden, ...item.warnings], KEPT_WARNINGS)),
         is_demo: item.isDemo ? 1 : 0,
       };
       pending.push(row);
+      if (overridden.length > 0) overrides.set(row.id, overridden);
       results.push({ source: item.source, status: "imported", version: toVersion(row) });
     }
   } finally {
@@ -122,7 +128,7 @@ export async function recordImport(
   const snapshot = writeTx(db, () => {
     lease.assertHeld();
     assertWhole(db, current, pending);
-    return commitVersions(db, current, pending, meta, at, imports.some((i) => i.isDemo));
+    return commitVersions(db, current, pending, meta, at, imports.some((i) => i.isDemo), overrides);
   });
   return { snapshot, results, durationMs: performance.now() - started };
 }
@@ -130,28 +136,39 @@ export async function recordImport(
 /**
  * Throws when publishing `item` over the real list `previous` would quietly screen listed parties as
  * Clear: an older edition than the serving one, or a large share of its entities or names gone (a
- * truncated file, half of a list, a list without its alias file). The operator may allow either.
+ * truncated file, half of a list, a list without its alias file). The operator may allow either;
+ * what an allowance let through is returned, to be kept in the version's warnings and the audit entry.
  */
 function refuseRegression(
   item: SourceImport,
   built: WrittenEntities,
   previous: VersionRow,
   options: RegressionAllowances,
-): void {
+): string[] {
+  const overridden: string[] = [];
   const publishedAt = publishedAtUtc(item.publishedAt);
   // Stored before publication dates were kept in UTC (rows.ts reads those the same way).
   const servingPublishedAt = publishedAtUtc(previous.published_at);
   if (
-    !options.allowOlderEdition &&
     publishedAt !== null &&
     servingPublishedAt !== null &&
     sameKindOfEdition(item, previous) &&
     isOlderEdition(publishedAt, servingPublishedAt)
   ) {
-    throw new OlderEditionError([{ source: item.source, publishedAt, servingPublishedAt, format: item.format, servingFormat: previous.format }]);
+    if (!options.allowOlderEdition) {
+      throw new OlderEditionError([{ source: item.source, publishedAt, servingPublishedAt, format: item.format, servingFormat: previous.format }]);
+    }
+    overridden.push(`published with allowOlderEdition: this edition is dated ${publishedAt}, before the version it replaced (${servingPublishedAt})`);
   }
   const namesLost = previous.name_count - built.nameCount;
-  if (!options.allowMassRemoval && (isMassRemoval(built.removed, previous.entity_count) || isMassRemoval(namesLost, previous.name_count))) {
+  if (isMassRemoval(built.removed, previous.entity_count) || isMassRemoval(namesLost, previous.name_count)) {
+    if (options.allowMassRemoval) {
+      const count = (n: number) => n.toLocaleString("en-US");
+      overridden.push(
+        `published with allowMassRemoval: ${count(built.removed)} of ${count(previous.entity_count)} entities removed, ${count(Math.max(namesLost, 0))} of ${count(previous.name_count)} names lost`,
+      );
+      return overridden;
+    }
     throw new MassRemovalError([
       {
         source: item.source,
@@ -164,6 +181,27 @@ function refuseRegression(
       },
     ]);
   }
+  return overridden;
+}
+
+/** How far ahead of this appliance's clock a publication date may be: time zones, and a clock a little slow. */
+const FUTURE_PUBLICATION_MARGIN_MS = 2 * 24 * 3600 * 1000;
+
+/**
+ * Throws for a list dated more than two days after the appliance's clock. Published, the date would
+ * make every real edition after it look older (refused as such), and its age, counted from a future
+ * day, would never reach maxDataAgeDays. Either the file was altered or this machine's clock is wrong.
+ */
+function refuseFutureEdition(item: SourceImport, at: Date): void {
+  const publishedAt = publishedAtUtc(item.publishedAt);
+  // An unreadable date (kept as written) is no date to compare.
+  const ms = publishedAt === null ? Number.NaN : Date.parse(publishedAt);
+  if (publishedAt === null || Number.isNaN(ms) || ms <= at.getTime() + FUTURE_PUBLICATION_MARGIN_MS) return;
+  throw new ListParseError({
+    file: item.files.map((f) => f.name).join(" + "),
+    location: "publication date",
+    reason: `${item.source} says it was published ${publishedAt.slice(0, 10)}, after this appliance's clock (${at.toISOString().slice(0, 10)}): a future date would make every later edition look older and hide the list's age. Nothing was published. Check the file (an official download is never dated ahead) or this machine's clock`,
+  });
 }
 
 /**
@@ -349,6 +387,7 @@ function commitVersions(
   meta: CallMeta,
   at: Date,
   isDemo: boolean,
+  overrides: ReadonlyMap<string, string[]>,
 ): ListSnapshot {
   const versions: ListVersion[] = [];
   for (const row of pending) {
@@ -404,6 +443,7 @@ function commitVersions(
         sha256: v.sha256,
         entityCount: v.entityCount,
         diff: v.diff,
+        ...(overrides.has(v.id) ? { overridden: overrides.get(v.id) } : {}),
       })),
     },
   });

@@ -27,8 +27,12 @@ describe("text decoding", () => {
       0xc9,
       ...ascii("'.\"\r\n\x1a"),
     ]);
-    const [list] = await parseListFiles([{ name: "sdn.csv", bytes }]);
-    expect(list?.entities[0]?.names.map((n) => n.name)).toEqual(["CAFÉ NACIONAL, S.A.", "CAFÉ"]);
+    const alt = new Uint8Array([...ascii('1,1,"aka","CAF'), 0xc9, ...ascii(' CUBANO",-0- \r\n\x1a')]);
+    const [list] = await parseListFiles([
+      { name: "sdn.csv", bytes },
+      { name: "alt.csv", bytes: alt },
+    ]);
+    expect(list?.entities[0]?.names.map((n) => n.name)).toEqual(["CAFÉ NACIONAL, S.A.", "CAFÉ", "CAFÉ CUBANO"]);
   });
 
   test("the EU CSV BOM does not end up in the first column name", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { entityById, listFile, onlyList, sharedText, REAL_FILE_TIMEOUT } from "./shared-files";
+import { parseListFiles } from "@/watchlists/parse-files";
 
 setDefaultTimeout(REAL_FILE_TIMEOUT);
 
@@ -93,9 +94,12 @@ describe("OFAC legacy CSV set", () => {
     expect(haniya.programmes).toEqual(["NS-PLC"]);
   });
 
-  test("a later snapshot parses on its own", async () => {
-    const list = await onlyList("ofac-snapshot", () => [listFile("ofac/snapshots/sdn_2024-05-03.csv")]);
+  test("a later snapshot parses with an alias file; alone it is refused, naming the file it needs", async () => {
+    const list = await onlyList("ofac-snapshot", () => [listFile("ofac/snapshots/sdn_2024-05-03.csv"), listFile("ofac/alt.csv")]);
     expect(list.entities.length).toBe(entNums("ofac/snapshots/sdn_2024-05-03.csv").size);
     expect(list.entities.length).toBe(14_965);
+    const alone = await parseListFiles([listFile("ofac/snapshots/sdn_2024-05-03.csv")]).catch((e: unknown) => e);
+    expect(alone).toMatchObject({ file: "sdn_2024-05-03.csv", location: "whole file" });
+    expect((alone as Error).message).toContain("without its alias file");
   });
 });

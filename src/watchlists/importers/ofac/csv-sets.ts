@@ -63,3 +63,20 @@ export function assembleOfacCsvSets(files: readonly OfacCsvFile[]): OfacCsvSet[]
   }
   return mains.map((m) => m.set);
 }
+
+/**
+ * Refuses a set without its alias file. OFAC keeps every alias in alt.csv (cons_alt.csv), about half
+ * of the list's names: without it every party listed under an alias would screen as Clear. A first
+ * import has no serving version for the mass-removal guard to compare with, so the set itself must be
+ * whole. Checked after the set parsed, so that a file cut short is reported as such first.
+ */
+export function requireAliasFile(set: OfacCsvSet): void {
+  if (set.alt) return;
+  const named: Record<string, string> = { "sdn.csv": "alt.csv", "cons_prim.csv": "cons_alt.csv" };
+  const aliasFile = named[set.main.name.toLowerCase()] ?? "alt.csv for sdn.csv, cons_alt.csv for cons_prim.csv";
+  throw new ListParseError({
+    file: set.main.name,
+    location: "whole file",
+    reason: `OFAC main table without its alias file (${aliasFile}) in the same import: every party listed under an alias would screen as Clear. Import the whole CSV set of one download: the main table with its alt, add and comments files`,
+  });
+}

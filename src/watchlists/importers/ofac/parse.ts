@@ -6,7 +6,7 @@ import { clean } from "../common/text";
 import { applyRemarks } from "./remarks";
 import { aliasKind, emptyRecord, type OfacRecord, sdnTypeFrom } from "./types";
 
-/** The legacy CSV set: main table (sdn.csv / cons_prim.csv) plus its optional companions. */
+/** The legacy CSV set: main table (sdn.csv / cons_prim.csv), its alias file, and its optional address and comments files. */
 export interface OfacCsvSet {
   main: TextFile;
   add?: TextFile;
@@ -116,6 +116,7 @@ export function parseOfacCsvSet(set: OfacCsvSet): ParseOutcome<OfacRecord> {
       if (record && name) record.aliases.push({ name, kind: aliasKind(clean(row.fields[2])), quality: "strong" });
     }
   }
+  if (!set.add) warnings.push(`${set.main.name}: no address file (add.csv or cons_add.csv) in the import: its entities carry no addresses`);
   if (set.add) {
     for (const row of rows(set.add, OFAC_CSV_FIELDS.add)) {
       const record = lookup(set.add, row);

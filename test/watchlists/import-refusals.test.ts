@@ -1,0 +1,67 @@
+// Lists that parse cleanly and would still screen listed parties as Clear on a first import, when no
+// serving version exists for the mass-removal and older-edition guards to compare with: a list with
+// no entries (it would count as loaded), and a list dated in the future (every real edition after it
+// would then be refused as older, and its age would never reach maxDataAgeDays).
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { openDb, type Db } from "@/storage/db";
+import { ListParseError } from "@/watchlists/errors";
+import { importListFiles, type ListFile } from "@/watchlists/import";
+import { latestSnapshot } from "@/watchlists/store/read";
+import { type CliFolder, cliFolder } from "../helpers/cli-folder";
+
+const LISTS = join(import.meta.dir, "..", "..", "..", "shared", "watchlists");
+const meta = { actor: { type: "cli" as const, id: "test" } };
+const UN_TEXT = readFileSync(join(LISTS, "un/consolidated.xml"), "utf8");
+const bytes = (text: string) => new TextEncoder().encode(text);
+const EMPTY_UN = '<?xml version="1.0"?>\n<CONSOLIDATED_LIST dateGenerated="2026-03-01T00:00:00Z"><INDIVIDUALS/><ENTITIES/></CONSOLIDATED_LIST>\n';
+const FUTURE_UN = UN_TEXT.replace('dateGenerated="2026-', 'dateGenerated="2099-');
+
+describe("importListFiles", () => {
+  let db: Db;
+  afterEach(() => db?.close());
+
+  test("a list with no entries is refused and nothing is published", async () => {
+    db = openDb(":memory:");
+    const files: ListFile[][] = [
+      [{ name: "un-empty.xml", bytes: bytes(EMPTY_UN) }],
+      // A FollowTheMoney export of another dataset: valid lines, no sanctioned or PEP person among them.
+      [{ name: "zala_entities.ftm.json", bytes: new Uint8Array(readFileSync(join(LISTS, "wikidata/opensanctions_ftm_reference/zala_entities.ftm.json"))) }],
+    ];
+    for (const set of files) {
+      const error = await importListFiles(db, set, meta, { allowMassRemoval: true, allowOlderEdition: true }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ListParseError);
+      expect((error as Error).message).toMatch(/^\S+: whole file: holds no (UN|WIKIDATA) entries, so nothing was published/);
+      expect(latestSnapshot(db)).toBeNull();
+    }
+  });
+
+  test("a list dated more than two days ahead of the clock is refused; a real edition then imports", async () => {
+    db = openDb(":memory:");
+    const error = await importListFiles(db, [{ name: "consolidated.xml", bytes: bytes(FUTURE_UN) }], meta).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ListParseError);
+    expect((error as Error).message).toContain("consolidated.xml: publication date: UN says it was published 2099-02-27, after this appliance's clock");
+    expect(latestSnapshot(db)).toBeNull();
+    const real = await importListFiles(db, [{ name: "consolidated.xml", bytes: bytes(UN_TEXT) }], meta);
+    expect(real.results[0]?.status).toBe("imported");
+  });
+});
+
+describe("aml lists import", () => {
+  let folder: CliFolder;
+  beforeAll(() => {
+    folder = cliFolder("aml-refusals-");
+  });
+  afterAll(() => folder.close());
+
+  test("an empty list exits 1 with the reason; lists status still says nothing is loaded", async () => {
+    const path = join(folder.dataDir, "un-empty.xml");
+    writeFileSync(path, EMPTY_UN);
+    const refused = await folder.aml(["lists", "import", path]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("holds no UN entries, so nothing was published");
+    const status = await folder.aml(["--json", "lists", "status"]);
+    expect(JSON.stringify(JSON.parse(status.stdout))).not.toContain('"UN"');
+  });
+});
