@@ -1,3 +1,4 @@
+import { canonicalJson } from "@/lib/canonical-json";
 import type { Db } from "@/storage/db";
 import { entryHash, GENESIS_HASH } from "./chain";
 import type { AuditRow } from "./rows";
@@ -81,7 +82,11 @@ export function verifyAuditChain(db: Db, chain: string, anchor: ChainAnchor | nu
         correlationId: row.correlation_id,
         details,
       });
-      if (recomputed !== row.hash) return broken("hash_mismatch", row.id);
+      // The hash covers the details as appendAudit stored them, in canonical form. Stored bytes that
+      // parse to the same value but are not that form (spacing, a key given twice, which JSON.parse
+      // reads as its last value and SQLite's json_extract as its first) would show a reader of the
+      // database something the hash never covered.
+      if (recomputed !== row.hash || canonicalJson(details) !== row.details) return broken("hash_mismatch", row.id);
       // The anchor's entry must be the one recorded: a chain rebuilt from scratch links and hashes
       // fine, but not to the same hashes.
       if (anchor !== null && row.seq === anchor.sequence && row.hash !== anchor.hash) return broken("anchor_mismatch", row.id);

@@ -138,6 +138,24 @@ describe("tampering is detected", () => {
     expect(cli.result).toMatchObject(expected);
   });
 
+  test("details rewritten to parse to the same value are still a broken entry: respaced, or a key given twice", async () => {
+    for (const rewrite of [
+      (stored: string) => stored.replaceAll('":"', '": "'),
+      // JSON.parse reads the last of two keys, SQLite's json_extract the first: one row, two readings.
+      (stored: string) => stored.replace('{"', '{"role":"compliance_analyst","'),
+    ]) {
+      const { tenant, rows } = busyTenant();
+      const middle = rows[2] as AuditRow;
+      const rewritten = rewrite(middle.details);
+      expect(rewritten).not.toBe(middle.details);
+      expect(JSON.parse(rewritten)).toEqual(JSON.parse(middle.details));
+      tamperAuditLog(server.dataDir, "audit_log_no_update", (db) => db.run("UPDATE audit_log SET details = ? WHERE id = ?", [rewritten, middle.id]));
+      const expected = { intact: false, firstBrokenEntryId: middle.id, reason: "hash_mismatch", entriesChecked: 3 };
+      expect(verifyAuditChain(server.ctx.db, tenant.tenant.id)).toMatchObject(expected);
+      expect(await verifyOverHttp(tenant)).toMatchObject(expected);
+    }
+  });
+
   test("an edit whose hash was recomputed breaks the link from the next entry", async () => {
     const { tenant, rows } = busyTenant();
     const middle = rows[2] as AuditRow;
