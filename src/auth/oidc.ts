@@ -1,3 +1,4 @@
+import { hasControlCharacter } from "@/lib/control-characters";
 // Bearer-token verification for the OIDC relying party: the service stores no users; admins and
 // tenant users arrive with access tokens from the customer's IdP. No HTTP framework types here.
 import { decodeProtectedHeader, errors as jose, type JWTPayload, type JWTVerifyOptions, jwtVerify } from "jose";
@@ -97,6 +98,9 @@ function kidMismatch(snapshot: KeySnapshot, { alg, kid }: { alg: string; kid: st
 function toPrincipal(payload: JWTPayload, config: ResolvedOidcConfig): VerifiedPrincipal {
   const subject = claimAsString(readClaim(payload, config.subjectPath));
   if (subject === null) throw new InvalidTokenError("malformed", "missing subject claim");
+  // The subject is the actor of every audit entry the token writes, shown by the CLI and exported as
+  // CSV: an ESC or a line break there would rewrite a terminal or forge a line. No IdP issues one.
+  if (hasControlCharacter(subject)) throw new InvalidTokenError("malformed", "subject claim holds a control character");
   const clientId = claimAsString(payload["client_id"] ?? payload["azp"] ?? payload["appid"]);
   return {
     subject,

@@ -1,3 +1,4 @@
+import { showControlCharacters } from "@/lib/control-characters";
 import { userInfo } from "node:os";
 import type { Command } from "commander";
 import { openContext } from "@/bootstrap";
@@ -43,12 +44,17 @@ export function cliMeta(): CallMeta {
   return { actor: { type: "cli", id: operatorName() } };
 }
 
+/**
+ * Who runs the command, for the audit entries it writes. Control characters are shown as U+FFFD: the
+ * name comes from the environment, and stored as given an ESC or a line break in it would rewrite
+ * the terminal of whoever lists the entry, or forge a line of the CSV export.
+ */
 function operatorName(): string {
-  for (const name of [process.env.SUDO_USER, process.env.LOGNAME, process.env.USER]) if (name) return name;
+  for (const name of [process.env.SUDO_USER, process.env.LOGNAME, process.env.USER]) if (name) return showControlCharacters(name);
   try {
     // Bun's userInfo() reads $USER and answers "unknown" without it; Node's reads the passwd entry.
     const { username } = userInfo();
-    if (username && username !== "unknown") return username;
+    if (username && username !== "unknown") return showControlCharacters(username);
   } catch {
     // Some containers have no passwd entry for the uid.
   }

@@ -1,3 +1,5 @@
+import { showControlCharacters } from "@/lib/control-characters";
+
 /** Prints rows as an aligned text table (default) or JSON (--json) for scripts. */
 export function printTable(rows: ReadonlyArray<Record<string, unknown>>, columns: readonly string[]): void {
   if (rows.length === 0) {
@@ -22,9 +24,13 @@ export function printJson(value: unknown): void {
   console.log(JSON.stringify(value, null, 2));
 }
 
+/**
+ * A cell as text. Control characters are shown as U+FFFD: input refuses them, but a row written by an
+ * older version, or edited in the database, must not rewrite the terminal (ESC) or forge a line.
+ */
 function display(value: unknown): string {
   if (value === null || value === undefined) return "-";
-  if (Array.isArray(value)) return value.join(",");
+  if (Array.isArray(value)) return showControlCharacters(value.join(","));
   if (typeof value === "object") return JSON.stringify(value);
-  return String(value);
+  return showControlCharacters(String(value));
 }

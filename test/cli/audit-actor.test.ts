@@ -27,6 +27,8 @@ describe("the CLI operator in audit entries", () => {
     ["LOGNAME before USER", { LOGNAME: "bob", USER: "aml" }, "cli:bob"],
     ["USER alone", { USER: "carol" }, "cli:carol"],
     ["the uid when no name is known", {}, `cli:uid:${process.getuid?.()}`],
+    // An ESC sequence or a line break would rewrite the terminal listing the entry, or forge a CSV line.
+    ["control characters shown as U+FFFD", { SUDO_USER: "evil\nforged,line\u001b[2J" }, "cli:evil\uFFFDforged,line\uFFFD[2J"],
   ])("%s", async (_label, env, expected) => {
     expect(await actorOfKeyIssue(env)).toBe(expected);
   });

@@ -203,3 +203,16 @@ describe("quota set", () => {
     expect(tenantRow(tenant.slug)?.monthly_quota).toBeNull();
   });
 });
+
+describe("output never carries a control character from the database", () => {
+  test("a tenant name edited in the database to hold ESC and a line break prints them as U+FFFD", async () => {
+    const { tenant } = makeTenant(folder.ctx);
+    folder.ctx.db.sqlite.run("UPDATE tenants SET name = ? WHERE id = ?", ["Bank\u001b[2J\nstatus  forged", tenant.id]);
+    for (const args of [["tenant", "show", tenant.slug], ["tenant", "list"]]) {
+      const result = await folder.aml(args);
+      expect(result.code).toBe(0);
+      expect(result.stdout).not.toContain("\u001b");
+      expect(result.stdout).toContain("Bank\uFFFD[2J\uFFFDstatus  forged");
+    }
+  });
+});

@@ -43,6 +43,12 @@ describe("claims", () => {
   test("another audience → wrong_audience", async () => expect(await reasonFor(tokens.wrongAudience())).toBe("wrong_audience"));
   test("another issuer → wrong_issuer", async () => expect(await reasonFor(tokens.wrongIssuer())).toBe("wrong_issuer"));
   test("no sub → malformed", async () => expect(await reasonFor(tokens.withoutSubject())).toBe("malformed"));
+  test("a sub with a control character (ESC, a line break, NUL) → malformed; other Unicode is kept", async () => {
+    for (const sub of ["adm\u001b[31mRED\u001b[0m", "adm\nrevokedBy  forged", "\u0000nul", "a\u0085b"]) {
+      expect(await reasonFor(tokens.valid({ sub }))).toBe("malformed");
+    }
+    expect((await verifier.verify(await tokens.valid({ sub: "José Müller (Ops) ✓" }))).subject).toBe("José Müller (Ops) ✓");
+  });
   test("no exp (would never expire) → malformed", async () => expect(await reasonFor(tokens.withoutExp())).toBe("malformed"));
 
   test("clock skew: 10 s past exp is tolerated with the default 30 s, 60 s is not", async () => {
