@@ -194,40 +194,24 @@ export function tenantRoutes(deps: HttpDeps) {
     .post(
       "/v1/tenants/:id/suspend",
       ({ admin, params, body, request }) => setTenantStatus(deps, tenantIdFromPath(params.id), "suspended", body, callMeta(admin, request)),
-      {
-        ...TENANT_ADMIN_WRITE,
-        detail: {
-          ...secured("Admin", {
-            summary: "Suspend a tenant",
-            description: `Body { reason: string, 1-500 characters, no control characters }. From the next request on, every credential of the tenant (its API keys, and bearer tokens naming it in tenant_id) is refused with 403 NO_USABLE_TENANT on every tenant-scoped route, reads and /v1/usage included; nothing of the tenant is deleted, and its keys are not revoked. Events queued before the suspension are still delivered to its webhook receiver. Returns the tenant with status suspended. 409 when it is already suspended (nothing is written). Audited as tenant.suspend with the reason, in the tenant's own chain. An extension of the spec's admin API (the spec has no suspension); the admin CLI's aml tenant suspend calls it with --remote. ${MEDIA} ${NO_QUERY}`,
-            tags: ["Tenants (admin)"],
-          }),
-          requestBody: jsonRequestBody(StatusChangeInput),
-          responses: {
-            200: jsonResponse("The tenant, now suspended", TENANT_SCHEMA),
-            ...problemResponses([...ADMIN_PROBLEMS, 404, 409, 413, 415], { ...WRITE_DESCRIPTIONS, 409: "The tenant is already suspended." }),
-          },
-        },
-      },
+      statusChange({
+        summary: "Suspend a tenant",
+        description:
+          "From the next request on, every credential of the tenant (its API keys, and bearer tokens naming it in tenant_id) is refused with 403 NO_USABLE_TENANT on every tenant-scoped route, reads and /v1/usage included; nothing of the tenant is deleted, and its keys are not revoked. Events queued before the suspension are still delivered to its webhook receiver. Returns the tenant with status suspended. 409 when it is already suspended (nothing is written). Audited as tenant.suspend with the reason, in the tenant's own chain. An extension of the spec's admin API (the spec has no suspension); the admin CLI's aml tenant suspend calls it with --remote.",
+        returned: "The tenant, now suspended",
+        conflict: "The tenant is already suspended.",
+      }),
     )
     .post(
       "/v1/tenants/:id/resume",
       ({ admin, params, body, request }) => setTenantStatus(deps, tenantIdFromPath(params.id), "active", body, callMeta(admin, request)),
-      {
-        ...TENANT_ADMIN_WRITE,
-        detail: {
-          ...secured("Admin", {
-            summary: "Resume a suspended tenant",
-            description: `Body { reason: string, 1-500 characters, no control characters }. The tenant's unrevoked keys and tokens work again from the next request on; its quota and this month's usage are as they were. Returns the tenant with status active. 409 when it is not suspended (nothing is written). Audited as tenant.resume with the reason, in the tenant's own chain. An extension of the spec's admin API, like suspend. ${MEDIA} ${NO_QUERY}`,
-            tags: ["Tenants (admin)"],
-          }),
-          requestBody: jsonRequestBody(StatusChangeInput),
-          responses: {
-            200: jsonResponse("The tenant, active again", TENANT_SCHEMA),
-            ...problemResponses([...ADMIN_PROBLEMS, 404, 409, 413, 415], { ...WRITE_DESCRIPTIONS, 409: "The tenant is not suspended." }),
-          },
-        },
-      },
+      statusChange({
+        summary: "Resume a suspended tenant",
+        description:
+          "The tenant's unrevoked keys and tokens work again from the next request on; its quota and this month's usage are as they were. Returns the tenant with status active. 409 when it is not suspended (nothing is written). Audited as tenant.resume with the reason, in the tenant's own chain. An extension of the spec's admin API, like suspend.",
+        returned: "The tenant, active again",
+        conflict: "The tenant is not suspended.",
+      }),
     )
     .put(
       "/v1/tenants/:id/webhook",
@@ -276,4 +260,23 @@ export function tenantRoutes(deps: HttpDeps) {
         },
       },
     );
+}
+
+/** The options of POST /v1/tenants/{id}/suspend and /resume: one body ({reason}), one response, one 409. */
+function statusChange(doc: { summary: string; description: string; returned: string; conflict: string }) {
+  return {
+    ...TENANT_ADMIN_WRITE,
+    detail: {
+      ...secured("Admin", {
+        summary: doc.summary,
+        description: `Body { reason: string, 1-500 characters, no control characters }. ${doc.description} ${MEDIA} ${NO_QUERY}`,
+        tags: ["Tenants (admin)"],
+      }),
+      requestBody: jsonRequestBody(StatusChangeInput),
+      responses: {
+        200: jsonResponse(doc.returned, TENANT_SCHEMA),
+        ...problemResponses([...ADMIN_PROBLEMS, 404, 409, 413, 415], { ...WRITE_DESCRIPTIONS, 409: doc.conflict }),
+      },
+    },
+  };
 }
