@@ -1,7 +1,7 @@
-import { hasControlCharacter } from "@/lib/control-characters";
 // Bearer-token verification for the OIDC relying party: the service stores no users; admins and
 // tenant users arrive with access tokens from the customer's IdP. No HTTP framework types here.
 import { decodeProtectedHeader, errors as jose, type JWTPayload, type JWTVerifyOptions, jwtVerify } from "jose";
+import { hasControlCharacter } from "@/lib/control-characters";
 import { claimAsString, claimAsStringList, isSpaceDelimitedClaim, readClaim } from "./claims";
 import { type OidcConfig, type ResolvedOidcConfig, resolveOidcConfig } from "./oidc-config";
 import { fromJoseError, InvalidTokenError } from "./oidc-errors";

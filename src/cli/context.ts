@@ -1,7 +1,7 @@
-import { showControlCharacters } from "@/lib/control-characters";
 import { userInfo } from "node:os";
 import type { Command } from "commander";
 import { openContext } from "@/bootstrap";
+import { showControlCharacters } from "@/lib/control-characters";
 import { loadConfig } from "@/config";
 import type { AppContext, CallMeta } from "@/context";
 import { createLogger } from "@/lib/logger";

@@ -14,7 +14,9 @@ export type TenantStatus = Tenant["status"];
  * Suspends or resumes a tenant. A suspended tenant keeps everything it has (screenings, cases, keys,
  * audit chain, usage) but none of its credentials is accepted: every tenant-scoped call answers 403
  * NO_USABLE_TENANT from the next request on, in this process or another (the row cache checks
- * `PRAGMA data_version`). Resuming restores the same keys. Events queued before the suspension are
+ * `PRAGMA data_version`). A request already past authorisation when the suspension commits (a bulk
+ * being screened) still completes, and its entries follow tenant.suspend in the chain. Resuming
+ * restores the same keys. Events queued before the suspension are
  * still delivered: they report screenings the tenant made while active, to the receiver it chose.
  *
  * The reason is required both ways and goes into the tenant's audit chain, so the chain itself says

@@ -41,8 +41,9 @@ export interface MassRemoval {
   previous: number;
   /**
    * Names the source would have fewer of than it serves (net), and how many it serves. A list whose
-   * alias file is missing (OFAC's sdn.csv without alt.csv) keeps its entities and loses half its
-   * names: every party listed under an alias would then screen as Clear.
+   * alias file is cut short (OFAC's alt.csv) keeps its entities and loses many of its names: every
+   * party listed under a lost alias would then screen as Clear. (Without any alias file an OFAC CSV
+   * set is refused before this: importers/ofac/csv-sets.ts.)
    */
   namesLost: number;
   previousNames: number;
@@ -65,7 +66,7 @@ export class MassRemovalError extends Error {
       return hint ? [` ${hint}`] : [];
     });
     super(
-      `Refused: ${removals.map(describeRemoval).join("; ")}. An import may remove at most ${percent(MASS_REMOVAL_SHARE)} of a source's entities, and of its names (fewer than ${MASS_REMOVAL_FLOOR} always pass), since a truncated or partial file, or a list without its alias file, looks like this.${hints.join("")} Nothing was published. If the change is intended (the list really shrank, or you are switching to another publication of the list whose record ids differ), import it again allowing mass removal (aml lists import --allow-mass-removal; over HTTP, allowMassRemoval=true)`,
+      `Refused: ${removals.map(describeRemoval).join("; ")}. An import may remove at most ${percent(MASS_REMOVAL_SHARE)} of a source's entities, and of its names (fewer than ${MASS_REMOVAL_FLOOR} always pass), since a truncated or partial file, or an alias file cut short, looks like this.${hints.join("")} Nothing was published. If the change is intended (the list really shrank, or you are switching to another publication of the list whose record ids differ), import it again allowing mass removal (aml lists import --allow-mass-removal; over HTTP, allowMassRemoval=true)`,
     );
   }
 }

@@ -56,6 +56,8 @@ export function readListPath(path: string): ListFile[] {
 
 export interface ImportListOptions extends RegressionAllowances {
   isDemo?: boolean;
+  /** The import's time (default now): its versions' importedAt, and the clock a publication date may not be ahead of. */
+  at?: Date;
   onProgress?: ImportProgress;
   /** The lists parsed whole, before anything is written (streamed PEP lists report through onProgress instead). */
   onParsed?: (lists: ParsedList[]) => void;
@@ -83,6 +85,7 @@ export async function importListFiles(db: Db, files: readonly ListFile[], meta: 
     if (streamed) imports.push(pepStreamImport(streamed, options.isDemo ?? false));
     const report = await recordImport(db, lease, imports, meta, {
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.at ? { at: options.at } : {}),
       allowMassRemoval: options.allowMassRemoval ?? false,
       allowOlderEdition: options.allowOlderEdition ?? false,
     });

@@ -46,6 +46,28 @@ describe("importListFiles", () => {
     const real = await importListFiles(db, [{ name: "consolidated.xml", bytes: bytes(UN_TEXT) }], meta);
     expect(real.results[0]?.status).toBe("imported");
   });
+
+  test("the margin is two days from the import's clock; an unreadable date is no date and imports", async () => {
+    // The real file's dateGenerated is 2026-02-27T00:00:09.554Z.
+    const published = Date.parse("2026-02-27T00:00:09.554Z");
+    const hour = 3600 * 1000;
+    const at = (ms: number) => ({ at: new Date(ms) });
+    for (const [clock, refused] of [
+      [published - 36 * hour, false],
+      [published - 49 * hour, true],
+    ] as const) {
+      db = openDb(":memory:");
+      const outcome = await importListFiles(db, [{ name: "consolidated.xml", bytes: bytes(UN_TEXT) }], meta, at(clock)).catch((e: unknown) => e);
+      expect(outcome instanceof ListParseError).toBe(refused);
+      db.close();
+    }
+    // Date.parse would read "Week 47" as 2047: it must never reach it.
+    db = openDb(":memory:");
+    const unreadable = UN_TEXT.replace('dateGenerated="2026-02-27T00:00:09.554Z"', 'dateGenerated="Week 47"');
+    expect(unreadable).not.toBe(UN_TEXT);
+    const imported = await importListFiles(db, [{ name: "consolidated.xml", bytes: bytes(unreadable) }], meta, at(published));
+    expect(imported.results[0]?.status).toBe("imported");
+  });
 });
 
 describe("aml lists import", () => {

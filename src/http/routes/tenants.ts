@@ -197,7 +197,7 @@ export function tenantRoutes(deps: HttpDeps) {
       statusChange({
         summary: "Suspend a tenant",
         description:
-          "From the next request on, every credential of the tenant (its API keys, and bearer tokens naming it in tenant_id) is refused with 403 NO_USABLE_TENANT on every tenant-scoped route, reads and /v1/usage included; nothing of the tenant is deleted, and its keys are not revoked. Events queued before the suspension are still delivered to its webhook receiver. Returns the tenant with status suspended. 409 when it is already suspended (nothing is written). Audited as tenant.suspend with the reason, in the tenant's own chain. An extension of the spec's admin API (the spec has no suspension); the admin CLI's aml tenant suspend calls it with --remote.",
+          "From the next request on, every credential of the tenant (its API keys, and bearer tokens naming it in tenant_id) is refused with 403 NO_USABLE_TENANT on every tenant-scoped route, reads and /v1/usage included (a request already being served, such as a bulk, completes); nothing of the tenant is deleted, and its keys are not revoked. Events queued before the suspension are still delivered to its webhook receiver. Returns the tenant with status suspended. 409 when it is already suspended (nothing is written). Audited as tenant.suspend with the reason, in the tenant's own chain. An extension of the spec's admin API (the spec has no suspension); the admin CLI's aml tenant suspend calls it with --remote.",
         returned: "The tenant, now suspended",
         conflict: "The tenant is already suspended.",
       }),

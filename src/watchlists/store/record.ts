@@ -1,4 +1,4 @@
-import { publishedAtUtc } from "../published-at";
+import { publishedAtMs, publishedAtUtc } from "../published-at";
 import { capWarnings, KEPT_WARNINGS } from "../warning-cap";
 import { appendAudit } from "@/audit/append";
 import { SYSTEM_CHAIN } from "@/audit/chain";
@@ -136,7 +136,7 @@ export async function recordImport(
 /**
  * Throws when publishing `item` over the real list `previous` would quietly screen listed parties as
  * Clear: an older edition than the serving one, or a large share of its entities or names gone (a
- * truncated file, half of a list, a list without its alias file). The operator may allow either;
+ * truncated file, half of a list, an alias file cut short). The operator may allow either;
  * what an allowance let through is returned, to be kept in the version's warnings and the audit entry.
  */
 function refuseRegression(
@@ -193,10 +193,10 @@ const FUTURE_PUBLICATION_MARGIN_MS = 2 * 24 * 3600 * 1000;
  * day, would never reach maxDataAgeDays. Either the file was altered or this machine's clock is wrong.
  */
 function refuseFutureEdition(item: SourceImport, at: Date): void {
-  const publishedAt = publishedAtUtc(item.publishedAt);
-  // An unreadable date (kept as written) is no date to compare.
-  const ms = publishedAt === null ? Number.NaN : Date.parse(publishedAt);
-  if (publishedAt === null || Number.isNaN(ms) || ms <= at.getTime() + FUTURE_PUBLICATION_MARGIN_MS) return;
+  // An unreadable date (kept as written, never given to Date.parse, which reads "Week 47" as 2047) is no date to compare.
+  const ms = publishedAtMs(item.publishedAt);
+  if (ms === null || ms <= at.getTime() + FUTURE_PUBLICATION_MARGIN_MS) return;
+  const publishedAt = new Date(ms).toISOString();
   throw new ListParseError({
     file: item.files.map((f) => f.name).join(" + "),
     location: "publication date",
