@@ -41,20 +41,20 @@ export function cliContext(command: Command, options: ContextOptions = {}): AppC
  * USER and LOGNAME name the service account.
  */
 export function cliMeta(): CallMeta {
-  return { actor: { type: "cli", id: operatorName() } };
+  return { actor: { type: "cli", id: showControlCharacters(operatorName()) } };
 }
 
 /**
- * Who runs the command, for the audit entries it writes. Control characters are shown as U+FFFD: the
- * name comes from the environment, and stored as given an ESC or a line break in it would rewrite
- * the terminal of whoever lists the entry, or forge a line of the CSV export.
+ * Who runs the command, for the audit entries it writes. cliMeta shows its control characters as
+ * U+FFFD: the name comes from the environment, and stored as given an ESC or a line break in it would
+ * rewrite the terminal of whoever lists the entry, or forge a line of the CSV export.
  */
 function operatorName(): string {
-  for (const name of [process.env.SUDO_USER, process.env.LOGNAME, process.env.USER]) if (name) return showControlCharacters(name);
+  for (const name of [process.env.SUDO_USER, process.env.LOGNAME, process.env.USER]) if (name) return name;
   try {
     // Bun's userInfo() reads $USER and answers "unknown" without it; Node's reads the passwd entry.
     const { username } = userInfo();
-    if (username && username !== "unknown") return showControlCharacters(username);
+    if (username && username !== "unknown") return username;
   } catch {
     // Some containers have no passwd entry for the uid.
   }

@@ -30,8 +30,7 @@ export function printJson(value: unknown): void {
  */
 function display(value: unknown): string {
   if (value === null || value === undefined) return "-";
-  if (Array.isArray(value)) return showControlCharacters(value.join(","));
-  // JSON escapes C0 controls but not DEL or C1 (U+009B is an 8-bit CSI).
-  if (typeof value === "object") return showControlCharacters(JSON.stringify(value));
-  return showControlCharacters(String(value));
+  // JSON escapes C0 controls but not DEL or C1 (U+009B is an 8-bit CSI), so objects are shown through it too.
+  const text = Array.isArray(value) ? value.join(",") : typeof value === "object" ? JSON.stringify(value) : String(value);
+  return showControlCharacters(text);
 }

@@ -162,24 +162,23 @@ function refuseRegression(
   }
   const namesLost = previous.name_count - built.nameCount;
   if (isMassRemoval(built.removed, previous.entity_count) || isMassRemoval(namesLost, previous.name_count)) {
-    if (options.allowMassRemoval) {
-      const count = (n: number) => n.toLocaleString("en-US");
-      overridden.push(
-        `published with allowMassRemoval: ${count(built.removed)} of ${count(previous.entity_count)} entities removed, ${count(Math.max(namesLost, 0))} of ${count(previous.name_count)} names lost`,
-      );
-      return overridden;
+    if (!options.allowMassRemoval) {
+      throw new MassRemovalError([
+        {
+          source: item.source,
+          removed: built.removed,
+          previous: previous.entity_count,
+          namesLost,
+          previousNames: previous.name_count,
+          format: item.format,
+          previousFormat: previous.format,
+        },
+      ]);
     }
-    throw new MassRemovalError([
-      {
-        source: item.source,
-        removed: built.removed,
-        previous: previous.entity_count,
-        namesLost,
-        previousNames: previous.name_count,
-        format: item.format,
-        previousFormat: previous.format,
-      },
-    ]);
+    const count = (n: number) => n.toLocaleString("en-US");
+    overridden.push(
+      `published with allowMassRemoval: ${count(built.removed)} of ${count(previous.entity_count)} entities removed, ${count(Math.max(namesLost, 0))} of ${count(previous.name_count)} names lost`,
+    );
   }
   return overridden;
 }
