@@ -3,6 +3,7 @@ import { ConfigError } from "@/config";
 import { ServiceError } from "@/errors";
 import { MasterKeyError } from "@/storage/master-key";
 import { MigrationError } from "@/storage/migrate";
+import { ImportLockError } from "@/watchlists/store/import-lock";
 import { registerAudit } from "./commands/audit";
 import { registerBackup } from "./commands/backup";
 import { registerKey } from "./commands/key";
@@ -90,9 +91,11 @@ export async function runCli(argv: string[]): Promise<number> {
 
 /**
  * A refused input (a 4xx ServiceError, an invalid flag, setting or config file) is a mistake in the
- * command: exit 2. A failure of the work itself (a 5xx, a master.key or migration problem) exits 1.
+ * command: exit 2. A failure of the work itself (a 5xx, a master.key or migration problem, another
+ * list import holding the lock) exits 1.
  */
 function exitCodeOf(error: ServiceError | ConfigError | MigrationError | MasterKeyError): number {
   if (error instanceof ConfigError) return USAGE_EXIT;
+  if (error instanceof ImportLockError) return 1;
   return error instanceof ServiceError && error.status < 500 ? USAGE_EXIT : 1;
 }

@@ -10,6 +10,21 @@ interface LockValue {
   owner: string;
   holder: string;
   expiresAt: string;
+  /** Where the import runs, so that another process on the same host can tell a crashed holder from a live one. */
+  host?: string;
+  pid?: number;
+  startedAt?: string;
+}
+
+/**
+ * Another import holds the lock, or took it over from this one. Not a mistake in the command (the
+ * CLI exits 1, not 2): the same import succeeds once run again when no other import runs.
+ */
+export class ImportLockError extends ServiceError {
+  override name = "ImportLockError";
+  constructor(detail: string, retryAfterSeconds?: number) {
+    super("CONFLICT", detail, retryAfterSeconds === undefined ? {} : { headers: { "Retry-After": String(retryAfterSeconds) } });
+  }
 }
 
 /**
@@ -32,14 +47,15 @@ export interface ImportLease {
  */
 export async function withImportLock<T>(db: Db, holder: string, body: (lease: ImportLease) => Promise<T>): Promise<T> {
   const owner = newId();
-  acquire(db, owner, holder);
+  const startedAt = new Date().toISOString();
+  acquire(db, owner, holder, startedAt);
   const renew = setInterval(() => {
     try {
       // Only while still ours: a renewal that overwrote the row would take the lock back from an
       // import that took it over, and both would then write.
       writeTx(db, () =>
         db.sqlite.run("UPDATE app_meta SET value = ? WHERE key = ? AND json_extract(value, '$.owner') = ?", [
-          serialise({ owner, holder, expiresAt: new Date(Date.now() + TTL_MS).toISOString() }),
+          serialise({ owner, holder, startedAt, expiresAt: new Date(Date.now() + TTL_MS).toISOString() }),
           KEY,
           owner,
         ]),
@@ -53,8 +69,7 @@ export async function withImportLock<T>(db: Db, holder: string, body: (lease: Im
     held,
     assertHeld() {
       if (held()) return;
-      throw new ServiceError(
-        "CONFLICT",
+      throw new ImportLockError(
         `This list import (${holder}) lost its lock: it stalled for longer than the ${TTL_MS / 1000} s lease and another import took over. Nothing of it was published; run it again.`,
       );
     },
@@ -72,22 +87,54 @@ function lockOwner(db: Db): string | null {
   return row?.owner ?? null;
 }
 
-function acquire(db: Db, owner: string, holder: string): void {
+function acquire(db: Db, owner: string, holder: string, startedAt: string): void {
   writeTx(db, () => {
     const row = db.sqlite.query<{ value: string }, [string]>("SELECT value FROM app_meta WHERE key = ?").get(KEY);
     if (row) {
       const current = JSON.parse(row.value) as LockValue;
-      if (new Date(current.expiresAt).getTime() > Date.now()) {
-        throw new ServiceError("CONFLICT", `A list import is already running (${current.holder}); try again when it has finished.`);
-      }
+      const expiresAtMs = new Date(current.expiresAt).getTime();
+      if (expiresAtMs > Date.now() && !holderIsGone(current)) throw busy(current, expiresAtMs);
     }
     db.sqlite.run("INSERT INTO app_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [
       KEY,
-      serialise({ owner, holder, expiresAt: new Date(Date.now() + TTL_MS).toISOString() }),
+      serialise({ owner, holder, startedAt, expiresAt: new Date(Date.now() + TTL_MS).toISOString() }),
     ]);
   });
 }
 
+/**
+ * Whether the holder's process is known to have ended: it ran on this host and no process has its
+ * id. An import killed (kill -9, a power cut, Ctrl-C of a server mid-import) then does not block the
+ * next one for the rest of its lease. Anything unsure (another host, a process id in use again, an
+ * older lock without one) waits for the lease; and were a live holder ever taken for gone (another
+ * PID namespace on a shared folder), its fencing checks stop it before it writes again.
+ */
+function holderIsGone(lock: LockValue): boolean {
+  if (lock.host !== hostname() || typeof lock.pid !== "number" || lock.pid === process.pid) return false;
+  try {
+    process.kill(lock.pid, 0);
+    return false;
+  } catch (error) {
+    // EPERM: a process of another user has that id, so it is alive.
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+function busy(lock: LockValue, expiresAtMs: number): ImportLockError {
+  const where = [lock.pid === undefined ? undefined : `process ${lock.pid}`, lock.host === undefined ? undefined : `on ${lock.host}`].filter(Boolean).join(" ");
+  const since = lock.startedAt === undefined ? "" : `, started ${clockTime(lock.startedAt)}`;
+  const seconds = Math.max(1, Math.ceil((expiresAtMs - Date.now()) / 1000));
+  return new ImportLockError(
+    `A list import is already running (${lock.holder}${where ? `, ${where}` : ""}${since}); try again when it has finished. Nothing was imported. If that import has stopped without finishing, its lock lapses at ${clockTime(new Date(expiresAtMs).toISOString())} (in ${seconds} s).`,
+    seconds,
+  );
+}
+
+/** "2026-11-24 18:40:01 UTC": when an operator reads it, to the second. */
+function clockTime(iso: string): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+}
+
 function serialise(value: LockValue): string {
-  return JSON.stringify({ ...value, host: hostname() });
+  return JSON.stringify({ ...value, host: hostname(), pid: process.pid });
 }
