@@ -11,6 +11,7 @@ import m0009 from "../../migrations/0009_counters_and_changes_kept.sql" with { t
 import m0010 from "../../migrations/0010_keys_and_attempts_kept.sql" with { type: "text" };
 import m0011 from "../../migrations/0011_job_keys_per_tenant.sql" with { type: "text" };
 import m0012 from "../../migrations/0012_bulk_idempotency_keys.sql" with { type: "text" };
+import m0013 from "../../migrations/0013_version_lists.sql" with { type: "text" };
 
 /**
  * Every SQL migration, in order, embedded in the binary as text. A test checks that each file in
@@ -30,4 +31,5 @@ export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ name: string; sql: string }> =
   { name: "0010_keys_and_attempts_kept", sql: m0010 },
   { name: "0011_job_keys_per_tenant", sql: m0011 },
   { name: "0012_bulk_idempotency_keys", sql: m0012 },
+  { name: "0013_version_lists", sql: m0013 },
 ];

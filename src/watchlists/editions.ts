@@ -100,3 +100,48 @@ export function editionClash(a: Edition, b: Edition, shared: number): EditionCla
   });
   return { editions: [summary(a), summary(b)], shared };
 }
+
+/**
+ * One list a version was read from: OFAC's SDN list, or its consolidated non-SDN list, in whatever
+ * format. Kept with the version so that the next import can tell whether it still holds each list.
+ */
+export interface ListPart {
+  /** Its files, the main one first (all of them when it came in two formats of one day). */
+  files: string[];
+  /** How many records it held. */
+  records: number;
+  /**
+   * Up to LIST_SAMPLE ids of its records on no other list of the version, spread over them in sorted
+   * order. Not the shared ones: OFAC lists 60 parties on both of its lists, and an import of the SDN
+   * files alone still holds those.
+   */
+  sampleIds: string[];
+}
+
+/** Enough ids to tell a list that is still there, however it changed, from one that is gone. */
+export const LIST_SAMPLE = 64;
+
+/**
+ * The lists among a source's editions: editions that are one edition of one list (the same day in
+ * two formats) are one list. `sameEdition(a, b)` says which are.
+ */
+export function listParts(editions: readonly Edition[], sameEdition: (a: Edition, b: Edition) => boolean): ListPart[] {
+  const groups: Edition[][] = [];
+  for (const edition of editions) {
+    const group = groups.find((g) => g.some((other) => sameEdition(other, edition)));
+    if (group) group.push(edition);
+    else groups.push([edition]);
+  }
+  const largest = groups.map((group) => group.reduce((a, b) => (b.externalIds.size > a.externalIds.size ? b : a)).externalIds);
+  return groups.map((group, i) => {
+    const others = largest.filter((_, j) => j !== i);
+    const own = [...largest[i]!].filter((id) => !others.some((ids) => ids.has(id)));
+    return { files: [...new Set(group.flatMap((e) => e.files))], records: largest[i]!.size, sampleIds: spreadSample(own) };
+  });
+}
+
+function spreadSample(ids: readonly string[]): string[] {
+  const sorted = [...ids].sort();
+  if (sorted.length <= LIST_SAMPLE) return sorted;
+  return Array.from({ length: LIST_SAMPLE }, (_, i) => sorted[Math.floor((i * sorted.length) / LIST_SAMPLE)]!);
+}

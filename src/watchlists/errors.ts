@@ -50,6 +50,18 @@ export interface MassRemoval {
   /** The import's format and the serving version's, to show a switch between publications. */
   format?: string;
   previousFormat?: string;
+  /**
+   * Lists of the serving version that this import does not hold (OFAC's consolidated non-SDN list
+   * beside an import of the SDN files alone): refused even when they are too small a share of the
+   * source for the counts above.
+   */
+  listsLost?: LostList[];
+}
+
+/** A list of the serving version (its files, and how many records it held) that an import no longer holds. */
+export interface LostList {
+  files: string[];
+  records: number;
 }
 
 /**
@@ -66,7 +78,7 @@ export class MassRemovalError extends Error {
       return hint ? [` ${hint}`] : [];
     });
     super(
-      `Refused: ${removals.map(describeRemoval).join("; ")}. An import may remove at most ${percent(MASS_REMOVAL_SHARE)} of a source's entities, and of its names (fewer than ${MASS_REMOVAL_FLOOR} always pass), since a truncated or partial file, or an alias file cut short, looks like this.${hints.join("")} Nothing was published. If the change is intended (the list really shrank, or you are switching to another publication of the list whose record ids differ), import it again allowing mass removal (aml lists import --allow-mass-removal; over HTTP, allowMassRemoval=true)`,
+      `Refused: ${removals.map(describeRemoval).join("; ")}. An import may remove at most ${percent(MASS_REMOVAL_SHARE)} of a source's entities, and of its names (fewer than ${MASS_REMOVAL_FLOOR} always pass), nor every record of one of the lists it was read from (one of at least ${MASS_REMOVAL_FLOOR}), since a truncated or partial file, an alias file cut short, or a list left out of the import, looks like this.${hints.join("")} Nothing was published. If the change is intended (the list really shrank, or you are switching to another publication of the list whose record ids differ), import it again allowing mass removal (aml lists import --allow-mass-removal; over HTTP, allowMassRemoval=true)`,
     );
   }
 }
@@ -85,7 +97,9 @@ function sourceHint(r: MassRemoval): string | undefined {
 function describeRemoval(r: MassRemoval): string {
   const lost = (n: number, of: number, what: string) => `${n.toLocaleString("en-US")} of its ${of.toLocaleString("en-US")} serving ${what} (${percent(n / of)})`;
   const names = isMassRemoval(r.namesLost, r.previousNames) ? ` and ${lost(r.namesLost, r.previousNames, "names")}` : "";
-  const counts = `${r.source} would lose ${lost(r.removed, r.previous, "entities")}${names}`;
+  const left = (r.listsLost ?? []).map((l) => `${l.files.join(" + ")} (${l.records.toLocaleString("en-US")} records)`);
+  const lists = left.length === 0 ? "" : `: this import leaves out the list${left.length > 1 ? "s" : ""} it serves from ${left.join(" and ")}`;
+  const counts = `${r.source} would lose ${lost(r.removed, r.previous, "entities")}${names}${lists}`;
   const switched = r.format !== undefined && r.previousFormat !== undefined && r.format !== r.previousFormat;
   return switched ? `${counts}: this import is ${r.format}, the serving version ${r.previousFormat}` : counts;
 }

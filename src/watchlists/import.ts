@@ -145,7 +145,7 @@ async function wholeImports(whole: readonly ListFile[], options: ImportListOptio
   const parts = await parseListParts(whole.map((f) => ({ name: f.name, bytes: f.bytes })));
   if (parts.length > 0) options.onParsed?.(parts.map((p) => p.list));
   return mergeBySource(parts).map(
-    ({ list, inputs }): SourceImport => ({
+    ({ list, inputs, lists }): SourceImport => ({
       source: list.source,
       format: list.format,
       publishedAt: list.publishedAt,
@@ -154,6 +154,7 @@ async function wholeImports(whole: readonly ListFile[], options: ImportListOptio
       entities: list.entities,
       warnings: list.warnings,
       isDemo: options.isDemo ?? false,
+      ...(lists ? { lists } : {}),
     }),
   );
 }

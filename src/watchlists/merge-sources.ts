@@ -1,4 +1,4 @@
-import { type Edition, type EditionClash, type EditionRelation, editionClash, editionsOf, relateEditions } from "./editions";
+import { type Edition, type EditionClash, type EditionRelation, editionClash, editionsOf, type ListPart, listParts, relateEditions } from "./editions";
 import type { ParsedList, SourceList, WatchlistEntity } from "./entity";
 import { EditionConflictError } from "./errors";
 import { mergeEntity } from "./importers/common/list";
@@ -12,10 +12,21 @@ import type { ParsedPart } from "./parse-files";
  * part ordered last. The version's publication date is the oldest known part's, so maxDataAgeDays
  * never overstates freshness.
  */
-export function mergeBySource(parts: readonly ParsedPart[]): ParsedPart[] {
+export function mergeBySource(parts: readonly ParsedPart[]): MergedPart[] {
   const groups = new Map<SourceList, ParsedPart[]>();
   for (const part of parts) groups.set(part.list.source, [...(groups.get(part.list.source) ?? []), part]);
-  return [...groups.values()].map((group) => (group.length === 1 ? group[0]! : mergeParts(group)));
+  return [...groups.values()].map((group) => (group.length === 1 ? single(group[0]!) : mergeParts(group)));
+}
+
+/** One source's part of an import, with the lists it holds (not for PEP data, which is no list of records a publisher keeps). */
+export interface MergedPart extends ParsedPart {
+  lists?: ListPart[];
+}
+
+function single(part: ParsedPart): MergedPart {
+  if (part.list.source === "WIKIDATA") return part;
+  // The publications of one part (OFAC's two CSV sets) are different lists, or mergeParts' rule would have had them.
+  return { ...part, lists: listParts(editionsOf(part), () => false) };
 }
 
 /** Which pairs of editions are the same edition; throws when two are editions of one list that are not. */
@@ -50,7 +61,7 @@ interface Seen {
   edition: Edition;
 }
 
-function mergeParts(parts: readonly ParsedPart[]): ParsedPart {
+function mergeParts(parts: readonly ParsedPart[]): MergedPart {
   const source = parts[0]!.list.source;
   // Oldest first (undated before dated), so within one edition the part ordered last is kept.
   const ordered = [...parts].sort((a, b) => (a.list.publishedAt ?? "").localeCompare(b.list.publishedAt ?? ""));
@@ -76,7 +87,8 @@ function mergeParts(parts: readonly ParsedPart[]): ParsedPart {
     }
     warnings.push(...part.list.warnings);
   }
-  return { list: mergedList(ordered, byId, warnings), inputs: ordered.flatMap((p) => p.inputs) };
+  const merged = { list: mergedList(ordered, byId, warnings), inputs: ordered.flatMap((p) => p.inputs) };
+  return relations === null ? merged : { ...merged, lists: listParts(editions.flat(), (a, b) => relations.of(a, b) === "same") };
 }
 
 function mergedList(ordered: readonly ParsedPart[], byId: ReadonlyMap<string, Seen>, warnings: string[]): ParsedList {

@@ -75,6 +75,48 @@ describe("importListFiles", () => {
     expect(both.results[0]?.version.diff.removed).toBe(0);
   });
 
+  const CONS_SET = ["cons_prim.csv", "cons_add.csv", "cons_alt.csv", "cons_comments.csv"];
+  const bothSets = (): ListFile[] => [...sdnSet(), ...CONS_SET.map(read)];
+
+  test("the SDN set alone after both of OFAC's lists is refused: the non-SDN list is too small a share for the counts", async () => {
+    db = openDb(":memory:");
+    const both = await importListFiles(db, bothSets(), meta);
+    const serving = latestSnapshot(db);
+    const rowsBefore = listEntityRows(db);
+
+    const error = await importListFiles(db, sdnSet(), meta).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MassRemovalError);
+    const removal = (error as MassRemovalError).removals[0]!;
+    // Under the share the counts allow (the parties on both lists stay): the list itself is what is missed.
+    expect(isMassRemoval(removal.removed, removal.previous)).toBe(false);
+    expect(removal.removed).toBeGreaterThan(MASS_REMOVAL_FLOOR);
+    expect(removal.previous).toBe(both.results[0]!.version.entityCount);
+    expect(removal.listsLost).toEqual([{ files: CONS_SET, records: expect.any(Number) }]);
+    expect(removal.listsLost?.[0]?.records).toBeGreaterThan(removal.removed);
+    expect((error as Error).message).toContain(`this import leaves out the list it serves from ${CONS_SET.join(" + ")}`);
+    expect(latestSnapshot(db)?.id).toBe(serving?.id ?? "");
+    expect(listEntityRows(db)).toBe(rowsBefore);
+
+    // Allowed, it publishes, and its first warning says what was left out.
+    const allowed = await importListFiles(db, sdnSet(), meta, { allowMassRemoval: true });
+    expect(allowed.results[0]!.version.diff.removed).toBe(removal.removed);
+    expect(allowed.results[0]!.version.warnings[0]).toContain(`leaving out the list read from ${CONS_SET.join(" + ")}`);
+    // Served from one list now, nothing more is missed: the same SDN set again is unchanged, and a smaller cut passes as before.
+    expect((await importListFiles(db, sdnSet(), meta)).results[0]!.status).toBe("unchanged");
+  });
+
+  test("both lists again, or the non-SDN list in another format, are no list left out", async () => {
+    db = openDb(":memory:");
+    await importListFiles(db, bothSets(), meta);
+    // The same SDN set with the non-SDN list as legacy XML: the same records under the same ids.
+    const otherFormat = await importListFiles(db, [...sdnSet(), read("consolidated.xml")], meta);
+    expect(otherFormat.results[0]!.status).toBe("imported");
+    expect(otherFormat.results[0]!.version.warnings.join("\n")).not.toContain("allowMassRemoval");
+    const again = await importListFiles(db, bothSets(), meta);
+    expect(again.results[0]!.status).toBe("imported");
+    expect(again.results[0]!.version.diff.removed).toBeLessThan(MASS_REMOVAL_FLOOR);
+  });
+
   test("the first real list over the demo list is never refused", async () => {
     db = openDb(":memory:");
     await importListFiles(db, sdnSet(), meta, { isDemo: true });
@@ -134,5 +176,14 @@ describe("POST /v1/lists/import", () => {
     const allowed = await upload(cutSdnSet(6000), "?allowMassRemoval=true");
     expect(allowed.status).toBe(201);
     expect(latestSnapshot(stack.server.ctx.db)?.id).not.toBe(before ?? "");
+  });
+
+  test("409 naming the list left out when the SDN set comes without the non-SDN list it was served with", async () => {
+    const cons = ["cons_prim.csv", "cons_add.csv", "cons_alt.csv"];
+    expect((await upload([...sdnSet(), ...cons.map(read)], "?allowMassRemoval=true")).status).toBe(201);
+    const refused = await upload(sdnSet());
+    expect(refused.status).toBe(409);
+    const problem = (await refused.json()) as { removals: Array<{ listsLost?: Array<{ files: string[]; records: number }> }> };
+    expect(problem.removals[0]?.listsLost?.map((l) => l.files)).toEqual([cons]);
   });
 });

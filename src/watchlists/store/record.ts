@@ -6,7 +6,18 @@ import type { CallMeta } from "@/context";
 import { newId } from "@/lib/ids";
 import { type Db, walAutocheckpoint, writeTx } from "@/storage/db";
 import type { SourceList, WatchlistEntity } from "../entity";
-import { emptyListError, isMassRemoval, ListParseError, isOlderEdition, MassRemovalError, OlderEditionError, type RegressionAllowances } from "../errors";
+import type { ListPart } from "../editions";
+import {
+  emptyListError,
+  isMassRemoval,
+  ListParseError,
+  isOlderEdition,
+  type LostList,
+  MASS_REMOVAL_FLOOR,
+  MassRemovalError,
+  OlderEditionError,
+  type RegressionAllowances,
+} from "../errors";
 import { entityRow } from "./entity-row";
 import type { ImportLease } from "./import-lock";
 import { latestSnapshot } from "./read";
@@ -113,6 +124,7 @@ export async function recordImport(
         // The one place warnings are capped: parsed, streamed and merged lists all reach it whole.
         warnings: JSON.stringify(capWarnings([...overridden, ...item.warnings], KEPT_WARNINGS)),
         is_demo: item.isDemo ? 1 : 0,
+        lists: item.lists ? JSON.stringify(item.lists) : null,
       };
       pending.push(row);
       if (overridden.length > 0) overrides.set(row.id, overridden);
@@ -161,7 +173,8 @@ function refuseRegression(
     overridden.push(`published with allowOlderEdition: this edition is dated ${publishedAt}, before the version it replaced (${servingPublishedAt})`);
   }
   const namesLost = previous.name_count - built.nameCount;
-  if (isMassRemoval(built.removed, previous.entity_count) || isMassRemoval(namesLost, previous.name_count)) {
+  const listsLost = lostLists(item, previous);
+  if (isMassRemoval(built.removed, previous.entity_count) || isMassRemoval(namesLost, previous.name_count) || listsLost.length > 0) {
     if (!options.allowMassRemoval) {
       throw new MassRemovalError([
         {
@@ -172,15 +185,34 @@ function refuseRegression(
           previousNames: previous.name_count,
           format: item.format,
           previousFormat: previous.format,
+          ...(listsLost.length > 0 ? { listsLost } : {}),
         },
       ]);
     }
     const count = (n: number) => n.toLocaleString("en-US");
+    const lists = listsLost.map((l) => `, leaving out the list read from ${l.files.join(" + ")} (${count(l.records)} records)`).join("");
     overridden.push(
-      `published with allowMassRemoval: ${count(built.removed)} of ${count(previous.entity_count)} entities removed, ${count(Math.max(namesLost, 0))} of ${count(previous.name_count)} names lost`,
+      `published with allowMassRemoval: ${count(built.removed)} of ${count(previous.entity_count)} entities removed, ${count(Math.max(namesLost, 0))} of ${count(previous.name_count)} names lost${lists}`,
     );
   }
   return overridden;
+}
+
+/**
+ * The lists of a serving version read from more than one (OFAC's SDN list and its consolidated
+ * non-SDN list) that this import holds (nearly) none of: fewer than a tenth of the sampled ids.
+ * OFAC's non-SDN list is about 2.4% of the source, so an import of the SDN files alone passes the
+ * share the mass-removal guard allows, and every party listed only on the other list would screen
+ * as Clear. Lists under MASS_REMOVAL_FLOOR records may go, as a few entities always may.
+ */
+function lostLists(item: SourceImport, previous: VersionRow): LostList[] {
+  if (previous.lists === null || !Array.isArray(item.entities)) return [];
+  const serving = JSON.parse(previous.lists) as ListPart[];
+  if (serving.length < 2) return [];
+  const held = new Set((item.entities as readonly WatchlistEntity[]).map((e) => e.externalId));
+  return serving
+    .filter((list) => list.records >= MASS_REMOVAL_FLOOR && list.sampleIds.filter((id) => held.has(id)).length * 10 < list.sampleIds.length)
+    .map((list) => ({ files: list.files, records: list.records }));
 }
 
 /** How far ahead of this appliance's clock a publication date may be: time zones, and a clock a little slow. */
@@ -392,8 +424,8 @@ function commitVersions(
   for (const row of pending) {
     db.sqlite.run(
       `INSERT INTO list_versions (id, source, format, published_at, imported_at, imported_by, sha256, files, entity_count,
-         name_count, previous_version_id, added, removed, changed, unchanged, warnings, is_demo)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         name_count, previous_version_id, added, removed, changed, unchanged, warnings, is_demo, lists)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         row.id,
         row.source,
@@ -412,6 +444,7 @@ function commitVersions(
         row.unchanged,
         row.warnings,
         row.is_demo,
+        row.lists,
       ],
     );
     versions.push(toVersion(row));

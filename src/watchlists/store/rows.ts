@@ -20,6 +20,8 @@ export interface VersionRow {
   unchanged: number;
   warnings: string;
   is_demo: number;
+  /** JSON ListPart[]: the lists the version was read from; null before 0013 and for PEP data. */
+  lists: string | null;
 }
 
 export interface SnapshotRow {

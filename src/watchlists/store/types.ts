@@ -1,3 +1,4 @@
+import type { ListPart } from "../editions";
 import type { SourceList, WatchlistEntity } from "../entity";
 
 export interface ImportedFile {
@@ -29,6 +30,8 @@ export interface SourceImport {
   rowBatches?: AsyncIterable<readonly EntityRow[]>;
   warnings: string[];
   isDemo?: boolean;
+  /** The lists it was read from (OFAC: SDN and non-SDN), kept so that the next import can tell one missing. */
+  lists?: ListPart[];
 }
 
 export interface ListVersion {

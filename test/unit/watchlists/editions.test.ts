@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { type Edition, editionClash, publicationDay, relateEditions } from "@/watchlists/editions";
+import { type Edition, editionClash, LIST_SAMPLE, listParts, publicationDay, relateEditions } from "@/watchlists/editions";
 import { EditionConflictError, isOlderEdition, MassRemovalError } from "@/watchlists/errors";
 
 const ids = (from: number, to: number): Set<string> => new Set(Array.from({ length: to - from }, (_, i) => String(from + i)));
@@ -117,5 +117,41 @@ describe("isOlderEdition", () => {
     ["Week 9", "2026-02-27T00:00:00.000Z", false],
   ] as const)("%p against a serving %p: %p", (imported, serving, older) => {
     expect(isOlderEdition(imported, serving)).toBe(older);
+  });
+});
+
+describe("listParts: the lists a version is read from, as the next import checks each is still there", () => {
+  const sameDay = (a: Edition, b: Edition) => relateEditions(a, b).relation === "same";
+
+  test("one list in two formats of one day is one list; another list is another", () => {
+    const sdnXml = edition("ofac-xml", "2023-03-08", ids(0, 1000), ["sdn.xml"]);
+    const sdnAdvanced = edition("ofac-advanced-xml", "2023-03-08", ids(0, 1000), ["sdn_advanced.xml"]);
+    const cons = edition("ofac-xml", "2023-03-08", ids(990, 1400), ["consolidated.xml"]);
+    const lists = listParts([sdnXml, sdnAdvanced, cons], sameDay);
+    expect(lists.map((l) => [l.files, l.records])).toEqual([
+      [["sdn.xml", "sdn_advanced.xml"], 1000],
+      [["consolidated.xml"], 410],
+    ]);
+  });
+
+  test("the sample is spread over ids on no other list: parties on both lists say nothing of either", () => {
+    const [sdn, cons] = listParts([edition("ofac-csv", null, ids(0, 1000)), edition("ofac-csv", null, ids(900, 1100))], () => false);
+    expect(sdn!.sampleIds).toHaveLength(LIST_SAMPLE);
+    expect(cons!.sampleIds).toHaveLength(LIST_SAMPLE);
+    expect(cons!.sampleIds.every((id) => Number(id) >= 1000)).toBe(true);
+    expect(sdn!.sampleIds.every((id) => Number(id) < 900)).toBe(true);
+    // Spread, not the first ids in order: the first and the last of the list's own ids are both in.
+    expect(cons!.sampleIds[0]).toBe("1000");
+    expect(Number(cons!.sampleIds.at(-1))).toBeGreaterThan(1090);
+  });
+
+  test("a list smaller than the sample is sampled whole; one with no ids of its own has no sample", () => {
+    const [big, small, inside] = listParts(
+      [edition("a", null, ids(0, 500)), edition("b", null, ids(1000, 1010)), edition("c", null, ids(100, 120))],
+      () => false,
+    );
+    expect(big!.sampleIds).toHaveLength(LIST_SAMPLE);
+    expect(small!.sampleIds).toEqual([...ids(1000, 1010)].sort());
+    expect(inside!.sampleIds).toEqual([]);
   });
 });
