@@ -18,7 +18,17 @@ export function routableRequest(request: Request): Request {
   if (scheme !== -1) {
     const pathStart = url.indexOf("/", scheme + 3);
     if (pathStart >= ELYSIA_PATH_SEARCH_FROM) return request;
-    return new Request(PLACEHOLDER_ORIGIN + (pathStart === -1 ? "/" : url.slice(pathStart)), request);
+    return rebuilt(PLACEHOLDER_ORIGIN + (pathStart === -1 ? "/" : url.slice(pathStart)), request);
   }
-  return new Request(PLACEHOLDER_ORIGIN + (url.startsWith("/") ? url : `/${url}`), request);
+  return rebuilt(PLACEHOLDER_ORIGIN + (url.startsWith("/") ? url : `/${url}`), request);
+}
+
+/**
+ * The same request on another url. Not `new Request(url, request)`: that copies the body into a new
+ * stream, and when the app stopped reading a chunked body at its size limit, cancelling the copy left
+ * Bun's own stream unread, so the 413 was never sent and the connection hung (a review reproduced it
+ * with a 5 MiB chunked body and "Host: aml"). Given the received stream itself, a cancel reaches it.
+ */
+function rebuilt(url: string, request: Request): Request {
+  return new Request(url, { method: request.method, headers: request.headers, body: request.body, signal: request.signal, duplex: "half" });
 }
