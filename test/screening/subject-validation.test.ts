@@ -80,7 +80,7 @@ describe("a name must contain a letter or digit", () => {
     expect(body.rows[0]?.error?.detail).toBe(`The subject is invalid: fullName ${NO_NAME}.`);
     expect(body.rows[2]?.error?.errors).toEqual([
       { field: "aliases[1]", message: NO_NAME },
-      { field: "userReference", message: "must not contain control characters (such as NUL, tab or a line break)" },
+      { field: "userReference", message: "must not contain control characters (such as NUL, tab, a line break or a bidirectional override)" },
     ]);
     expect(world.usedThisMonth()).toBe(before + 2);
   });
