@@ -60,7 +60,7 @@ const WebhookAttemptResponse = z.object({
   durationMs: z.number().min(0),
   statusCode: z.number().int().nullable().describe("The receiver's HTTP status; null when it gave none (timeout, connection error, refused URL, an attempt cut short by a stop or crash)"),
   error: z.string().nullable(),
-  url: z.string().nullable().describe("The URL posted to, without its query string; null when none was prepared (no URL or secret, a refused URL) and for an attempt cut short by a stop or crash"),
+  url: z.string().nullable().describe("The URL posted to, or the tenant's URL the attempt failed before posting to (a name that did not resolve, an address the policy refused, a secret that cannot be unsealed), without its query string; null when the tenant has no URL or secret, and for an attempt cut short by a stop or crash"),
 });
 
 export const WebhookDeliveryDetailResponse = WebhookDeliveryResponse.extend({

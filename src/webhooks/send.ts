@@ -35,7 +35,7 @@ export interface Receiver {
  */
 export type PreparedReceiver =
   | { ok: true; secret: string; targets: readonly ConnectTarget[]; proxy: Bun.FetchProxyOption; loggedUrl: string }
-  | { ok: false; error: string };
+  | { ok: false; error: string; loggedUrl: string | null };
 
 /**
  * Unseals the signing secret and checks the URL policy on the resolved addresses. The dispatcher does
@@ -46,23 +46,30 @@ export async function prepareReceiver(
   receiver: Receiver,
   deps: Pick<SendDeps, "secrets" | "urlPolicy" | "lookup" | "timeoutMs" | "proxyEnv">,
 ): Promise<PreparedReceiver> {
-  if (!receiver.webhookUrl || !receiver.webhookSecretEnc) return { ok: false, error: "the tenant has no webhook URL or signing secret configured" };
+  if (!receiver.webhookUrl || !receiver.webhookSecretEnc) return { ok: false, error: "the tenant has no webhook URL or signing secret configured", loggedUrl: null };
+  // The attempt log names the URL a failed attempt was for, as it does a sent one's: an operator
+  // reading "could not resolve" needs to see which URL, and the tenant's may have changed since.
+  const loggedUrl = loggableUrl(receiver.webhookUrl);
   let secret: string;
   try {
     secret = deps.secrets.open(receiver.webhookSecretEnc);
   } catch {
     // Most likely the data folder's master.key is not the one the secret was sealed with.
-    return { ok: false, error: "the tenant's signing secret cannot be unsealed with this data folder's master.key" };
+    return { ok: false, error: "the tenant's signing secret cannot be unsealed with this data folder's master.key", loggedUrl };
   }
   const target = await checkSendTarget(receiver.webhookUrl, deps.urlPolicy, deps.lookup, deps.timeoutMs);
-  if (!target.ok) return { ok: false, error: `refused by the webhook URL policy: ${target.reason}` };
+  if (!target.ok) {
+    // A name that does not resolve is a typo or a DNS problem, not something the policy refused.
+    const error = "unresolved" in target ? `${target.reason} (check the host name in the webhook URL, and this machine's DNS)` : `refused by the webhook URL policy: ${target.reason}`;
+    return { ok: false, error, loggedUrl };
+  }
   // Through a proxy the proxy connects, by name (pinning.ts); the check above still ran.
   const proxy = proxyFor(target.url, deps.proxyEnv);
   let targets: ConnectTarget[];
   try {
     targets = pinnedTargets(target.url, proxy === null ? target.addresses : null);
   } catch (error) {
-    return { ok: false, error: `refused by the webhook URL policy: ${(error as Error).message}` };
+    return { ok: false, error: `refused by the webhook URL policy: ${(error as Error).message}`, loggedUrl };
   }
   return {
     ok: true,
@@ -73,6 +80,15 @@ export async function prepareReceiver(
     proxy: proxy === null ? false : { url: proxy, respectNoProxy: false },
     loggedUrl: originAndPath(target.url),
   };
+}
+
+/** The URL as the attempt log keeps it (origin and path, no query or credentials); null when it does not parse. */
+function loggableUrl(raw: string): string | null {
+  try {
+    return originAndPath(new URL(raw));
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -99,7 +115,7 @@ export async function sendDelivery(
     url,
   });
 
-  if (!receiver.ok) return done(null, receiver.error, null);
+  if (!receiver.ok) return done(null, receiver.error, receiver.loggedUrl);
   const { secret, targets, proxy, loggedUrl } = receiver;
 
   const timestamp = Math.floor(deps.now().getTime() / 1000);

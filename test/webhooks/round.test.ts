@@ -87,6 +87,38 @@ describe("a dispatcher claim", () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]?.error).toContain("refused by the webhook URL policy: host hooks.bank.example resolves to private address 10.0.0.7");
     expect(outboxStatuses(ctx, tenant.tenant.id)).toEqual({ pending: 4 });
+    // The log names the URL each refused attempt was for, without its query.
+    const urls = ctx.db.sqlite.query<{ url: string | null }, []>("SELECT DISTINCT url FROM webhook_attempts").all();
+    expect(urls).toEqual([{ url: "https://hooks.bank.example/aml" }]);
+  });
+
+  test("a name that does not resolve is said to be so, not a refusal of the policy, with the URL it was for", async () => {
+    const ctx = memoryContext();
+    cleanups.push(() => ctx.db.close());
+    const tenant = makeTenant(ctx, { webhookUrl: "https://hooks.bank-typo.example/aml?token=kept-out" });
+    const lookup: LookupFn = async (hostname) => {
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
+    };
+    let posts = 0;
+    const round = dispatcherRounds(ctx, {
+      retryDelayMs: 60_000,
+      fetch: () => {
+        posts++;
+        return Promise.resolve(new Response(null, { status: 204 }));
+      },
+      lookup,
+    });
+    enqueueEvents(ctx, tenant.tenant.id, 2);
+    await round();
+    expect(posts).toBe(0);
+    const attempts = ctx.db.sqlite.query<{ error: string; url: string | null }, []>("SELECT DISTINCT error, url FROM webhook_attempts").all();
+    expect(attempts).toEqual([
+      {
+        error: "could not resolve hooks.bank-typo.example: getaddrinfo ENOTFOUND hooks.bank-typo.example (check the host name in the webhook URL, and this machine's DNS)",
+        url: "https://hooks.bank-typo.example/aml",
+      },
+    ]);
+    expect(outboxStatuses(ctx, tenant.tenant.id)).toEqual({ pending: 2 });
   });
 
   test("the timeout bounds the whole attempt: a slow lookup leaves the POST only what is left of it", async () => {
