@@ -11,6 +11,9 @@ export function authorizeTenant(db: Db, principal: Principal, policy: Policy): T
     throw new ServiceError("FORBIDDEN", `This operation needs the ${policy} policy; the credential's roles (${principal.roles.join(", ") || "none"}) do not satisfy it.`);
   }
   if (principal.tenantId === null) {
+    if (principal.tenantClaimIssue !== undefined) {
+      throw new ServiceError("NO_USABLE_TENANT", `The credential carries no usable tenant: ${principal.tenantClaimIssue}.`);
+    }
     throw new ServiceError("NO_USABLE_TENANT", "The credential carries no tenant; a tenant-scoped operation needs a tenant_id claim or a tenant API key.");
   }
   // A UUID in either case names the same tenant (ids are stored lower case); a slug is compared as written.

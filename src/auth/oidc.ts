@@ -2,7 +2,7 @@
 // tenant users arrive with access tokens from the customer's IdP. No HTTP framework types here.
 import { decodeProtectedHeader, errors as jose, type JWTPayload, type JWTVerifyOptions, jwtVerify } from "jose";
 import { hasControlCharacter } from "@/lib/control-characters";
-import { claimAsString, claimAsStringList, isSpaceDelimitedClaim, readClaim } from "./claims";
+import { type ClaimPath, claimAsString, claimAsStringList, isSpaceDelimitedClaim, readClaim } from "./claims";
 import { type OidcConfig, type ResolvedOidcConfig, resolveOidcConfig } from "./oidc-config";
 import { fromJoseError, InvalidTokenError } from "./oidc-errors";
 import { KeySetCache, type KeySnapshot, type OidcDiscoveryDocument } from "./oidc-keys";
@@ -15,6 +15,8 @@ export type VerifiedPrincipal = {
   subject: string;
   roles: string[];
   tenantId: string | null;
+  /** Why a tenant claim that is present names no tenant (a number, a list, an object), for the 403 that follows. */
+  tenantClaimIssue?: string;
   /** The OAuth client the token was issued to (client_id, else azp, else Entra v1 appid). */
   clientId?: string;
   expiresAt: Date;
@@ -102,15 +104,38 @@ function toPrincipal(payload: JWTPayload, config: ResolvedOidcConfig): VerifiedP
   // CSV: an ESC or a line break there would rewrite a terminal or forge a line. No IdP issues one.
   if (hasControlCharacter(subject)) throw new InvalidTokenError("malformed", "subject claim holds a control character");
   const clientId = claimAsString(payload["client_id"] ?? payload["azp"] ?? payload["appid"]);
+  const tenantClaim = readClaim(payload, config.tenantPath);
+  const tenantId = claimAsString(tenantClaim);
+  const tenantClaimIssue = tenantClaim === undefined || tenantId !== null ? null : unusableClaim(config.tenantPath, tenantClaim);
   return {
     subject,
     roles: claimAsStringList(readClaim(payload, config.rolesPath), isSpaceDelimitedClaim(config.rolesPath)),
-    tenantId: claimAsString(readClaim(payload, config.tenantPath)),
+    tenantId,
+    ...(tenantClaimIssue !== null ? { tenantClaimIssue } : {}),
     ...(clientId !== null ? { clientId } : {}),
     // exp is a required claim below, so it is present and numeric here.
     expiresAt: new Date((payload.exp as number) * 1000),
     claims: Object.freeze(payload),
   };
+}
+
+/**
+ * What an IdP mapper got wrong, said without the value itself (a claim may hold anything): the token
+ * is genuine, so it is no 401, but an operator reading "carries no tenant" would look for a missing
+ * mapper rather than one that emits the wrong type.
+ */
+function unusableClaim(path: ClaimPath, value: unknown): string {
+  const kind =
+    value === null
+      ? "null"
+      : Array.isArray(value)
+        ? `a list of ${value.length} values`
+        : typeof value === "string"
+          ? "an empty string"
+          : typeof value === "object"
+            ? "an object"
+            : `a ${typeof value}`;
+  return `its ${path.join(".")} claim is ${kind}, not one tenant id or slug (a string)`;
 }
 
 export function createOidcVerifier(input: OidcConfig): OidcVerifier {

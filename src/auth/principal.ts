@@ -7,6 +7,8 @@ export interface Principal {
   roles: string[];
   /** Null when a bearer token has no tenant claim (admins of the appliance). */
   tenantId: string | null;
+  /** Set when a bearer token's tenant claim is there but names no tenant (a number, a list): why. */
+  tenantClaimIssue?: string;
 }
 
 /** A principal on a tenant-scoped route: the tenant is resolved and active. */

@@ -49,6 +49,7 @@ export async function authenticate(deps: HttpDeps, request: Request): Promise<Pr
       actor: { type: "oidc", id: verified.subject },
       roles: verified.roles,
       tenantId: verified.tenantId,
+      ...(verified.tenantClaimIssue === undefined ? {} : { tenantClaimIssue: verified.tenantClaimIssue }),
     };
   } catch (error) {
     const reason = (error as { reason?: string }).reason ?? "invalid";

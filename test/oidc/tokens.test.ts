@@ -22,6 +22,9 @@ beforeAll(async () => {
       { clientId: "analyst-no-tenant", clientSecret: "s1", roles: ["compliance_analyst"] },
       { clientId: "analyst-ghost-tenant", clientSecret: "s2", roles: ["compliance_analyst"], tenantId: crypto.randomUUID() },
       { clientId: "analyst-ghost-slug", clientSecret: "s3", roles: ["compliance_analyst"], tenantId: "no-such-bank" },
+      // IdP mappers that emit the claim as another type than a string.
+      { clientId: "analyst-number-tenant", clientSecret: "s4", roles: ["compliance_analyst"], claims: { tenant_id: 5 } },
+      { clientId: "analyst-list-tenant", clientSecret: "s5", roles: ["compliance_analyst"], claims: { tenant_id: ["a", "b"] } },
     ],
     accounts: (seed) => ({
       "alice-admin": { roles: ["admin"], email: "alice@appliance.example" },
@@ -155,6 +158,17 @@ describe("tenant-scoped endpoints need a usable tenant in the token", () => {
     expect(res.status).toBe(200);
     const audit = await api<AuditPage>("GET", "/v1/audit", { credential: { bearer: token } });
     expect(audit.status).toBe(200);
+  });
+
+  test("a tenant_id of another type than a string → 403 NO_USABLE_TENANT saying what the claim is", async () => {
+    for (const [clientId, kind] of [
+      ["analyst-number-tenant", "a number"],
+      ["analyst-list-tenant", "a list of 2 values"],
+    ] as const) {
+      const res = await api<Problem>("GET", "/v1/usage", { credential: { bearer: await stack.token(clientId) } });
+      expect({ clientId, status: res.status, code: res.body.code }).toEqual({ clientId, status: 403, code: "NO_USABLE_TENANT" });
+      expect(res.body.detail).toBe(`The credential carries no usable tenant: its tenant_id claim is ${kind}, not one tenant id or slug (a string).`);
+    }
   });
 
   test("a tenant_id naming no tenant (id or slug) → 403 NO_USABLE_TENANT", async () => {
