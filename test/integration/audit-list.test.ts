@@ -81,6 +81,13 @@ describe("listing", () => {
     // 01:00 at +01:00 is midnight UTC: the same instant as the second entry.
     expect(quotas(await page(apiKey, "?action=quota.set&from=2026-01-20T01:00:00%2B01:00"))).toEqual([30, 20]);
     expect((await page(apiKey, "?from=2026-02-01T00:00:00Z")).total).toBe(0);
+    // from = to is one instant; a to before from is a mistake, refused rather than answered with nothing.
+    expect(quotas(await page(apiKey, "?action=quota.set&from=2026-01-20T00:00:00Z&to=2026-01-20T01:00:00%2B01:00"))).toEqual([20]);
+    for (const format of ["", "&format=csv"]) {
+      const backwards = await call(server.url, `/v1/audit?from=2026-01-20T00:00:00Z&to=2026-01-10T00:00:00Z${format}`, { key: apiKey });
+      expect(backwards.status).toBe(400);
+      expect((await json<{ code: string; errors: unknown[] }>(backwards)).errors).toEqual([{ field: "query.to", message: "must not be before from" }]);
+    }
   });
 });
 

@@ -16,14 +16,20 @@ const AuditQuery = z
     action: z.string().min(1).max(100).optional().describe("Exact action, e.g. tenant.create, api_key.revoke, quota.set"),
     targetType: z.string().min(1).max(100).optional().describe("Exact target type, e.g. tenant, api_key, screening"),
     from: offsetDateTime().optional().describe("Entries at or after this instant"),
-    to: offsetDateTime().optional().describe("Entries at or before this instant"),
+    to: offsetDateTime().optional().describe("Entries at or before this instant; not before from (from = to is one instant)"),
     format: z
       .enum(["json", "csv"])
       .optional()
       .describe("csv returns a CSV export (capped at 50,000 rows), json a page of JSON; either wins over Accept. Default: Accept decides, JSON unless it prefers text/csv"),
     ...Paging.shape,
   })
-  .strict();
+  .strict()
+  // Both bounds are inclusive, so from = to is one instant; a to before from is a mistake, not an empty
+  // page (and is refused as POST /v1/webhooks/deliveries/redeliver refuses it).
+  .refine((query) => !query.from || !query.to || Date.parse(query.from) <= Date.parse(query.to), {
+    path: ["to"],
+    message: "must not be before from",
+  });
 
 /** An anchor from an earlier verification: both parts or neither. */
 const VerifyQuery = z
@@ -162,7 +168,7 @@ export function auditRoutes(deps: HttpDeps) {
               },
             },
             ...problemResponses([400, 401, 403, 406], {
-              400: "A filter that is not valid (from/to not ISO 8601 with offset, take out of range: each named in errors[]), or an unknown query parameter.",
+              400: "A filter that is not valid (from/to not ISO 8601 with offset, to before from, take out of range: each named in errors[]), or an unknown query parameter.",
             }),
           },
         },
