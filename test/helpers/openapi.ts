@@ -5,6 +5,7 @@ import { call, type Exchange, json } from "./api";
 /** The parts of an OpenAPI operation the documentation tests read. */
 type Ref = { $ref?: string };
 export type Operation = {
+  description?: string;
   parameters?: Array<Ref & { name?: string; in?: string }>;
   requestBody?: { required?: boolean; content: Record<string, unknown> };
   responses?: Record<string, Ref & { content?: Record<string, { schema: Ref }>; headers?: Record<string, unknown> }>;

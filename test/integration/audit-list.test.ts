@@ -5,6 +5,7 @@ import type { AppContext, CallMeta } from "@/context";
 import { issueApiKey, revokeApiKey } from "@/tenants/keys";
 import { setQuota } from "@/tenants/quota";
 import { call, json } from "../helpers/api";
+import { servedPaths } from "../helpers/openapi";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { makeTenant } from "../helpers/tenants";
 
@@ -111,6 +112,10 @@ describe("CSV export", () => {
     expect(res.headers.get("x-export-truncated")).toBe("true");
     expect(res.headers.get("x-export-row-count")).toBe("3");
     expect(parse(res.text).map((r) => r.sequence)).toEqual(["5", "4", "3"]);
+    // The reference says the cap this appliance runs with, not the default.
+    const described = (await servedPaths(capped.url))["/v1/audit"]?.get?.description ?? "";
+    expect(described).toContain("returns a CSV download of up to 3 entries (this appliance's auditExportCap");
+    expect((await servedPaths(server.url))["/v1/audit"]?.get?.description).toContain("returns a CSV download of up to 50,000 entries");
   });
 
   test("no truncation header when the filtered entries fit, including exactly at the cap", async () => {
