@@ -15,6 +15,7 @@ import { literalRouteElsewhere, notInThisVersion, type RouteTable, routeNotFound
 import { problemResponse } from "./problem";
 import { beginRequest, requestState } from "./request-state";
 import { auditRoutes } from "./routes/audit";
+import { REPEATED_PARAMETER } from "./paging";
 import { healthRoutes } from "./routes/health";
 import { policyRoutes } from "./routes/policies";
 import { problemRoutes } from "./routes/problems";
@@ -282,6 +283,22 @@ function zodSchemaOf(validator: unknown): SafeParser | null {
 }
 
 /** Re-runs the route's zod schema on the rejected value to report every offending field by name. */
+/**
+ * A parameter given twice (`status=dead&status=pending`) arrives as a list, and its schema's own
+ * message ("must be one of pending, …") would tell the caller the values were wrong when each was
+ * right. Such a field's issues become one that says what happened, as paging.ts says it of skip/take.
+ */
+function repeatedParameters(issues: readonly FieldIssue[], query: unknown): FieldIssue[] {
+  if (query === null || typeof query !== "object") return [...issues];
+  const repeated = (field: string) => Array.isArray((query as Record<string, unknown>)[field]);
+  const out: FieldIssue[] = [];
+  for (const issue of issues) {
+    if (!repeated(issue.field)) out.push(issue);
+    else if (!out.some((i) => i.field === issue.field)) out.push({ field: issue.field, message: REPEATED_PARAMETER });
+  }
+  return out;
+}
+
 function validationError(error: ElysiaError): ServiceError {
   const where = error.type ?? "request";
   const schema = zodSchemaOf(error.validator);
@@ -293,6 +310,7 @@ function validationError(error: ElysiaError): ServiceError {
     const all = (error as { all?: Array<{ path?: string; message?: string }> }).all ?? [];
     fieldIssues = all.map((e) => ({ field: (e.path ?? "").replace(/^\//, "").replaceAll("/", "."), message: e.message ?? "is invalid" }));
   }
+  if (where === "query") fieldIssues = repeatedParameters(fieldIssues, error.value);
   if (where !== "body") fieldIssues = fieldIssues.map((i) => ({ ...i, field: i.field ? `${where}.${i.field}` : where }));
   const summary = issueSummary(fieldIssues, where);
   return new ServiceError("VALIDATION_FAILED", `The ${where} is invalid${summary ? `: ${summary}` : "."}`, { fieldIssues });

@@ -21,6 +21,9 @@ export function optionalWholeNumberParam(min: number, max: number) {
   return z.preprocess(decimalDigits(range), z.number().int().min(min, range).max(max, range).optional());
 }
 
+/** What a query parameter given twice is told (here, and for any other parameter in app.ts). */
+export const REPEATED_PARAMETER = "is given more than once; give it once";
+
 const rangeMessage = (min: number, max: number) => `must be a whole number from ${min} to ${max}`;
 
 /** Reads a query value written in decimal digits as a number; anything else is one issue saying `range`. */
@@ -28,7 +31,7 @@ function decimalDigits(range: string) {
   return (raw: unknown, ctx: z.RefinementCtx): unknown => {
     if (raw === undefined) return undefined;
     if (Array.isArray(raw)) {
-      ctx.addIssue({ code: "custom", message: "is given more than once; give it once", input: raw });
+      ctx.addIssue({ code: "custom", message: REPEATED_PARAMETER, input: raw });
       return z.NEVER;
     }
     if (typeof raw === "string" && raw.length <= MAX_DIGITS && /^\d+$/.test(raw)) return Number(raw);

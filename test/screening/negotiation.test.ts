@@ -214,6 +214,17 @@ describe("unknown query parameters are refused, not ignored", () => {
     expect(problem.errors).toEqual([{ field, message: "is not a known field" }]);
   });
 
+  test.each([
+    ["POST", "/v1/screenings/bulk?format=csv&format=json", "query.format"],
+    ["GET", "/v1/webhooks/deliveries?status=dead&status=pending", "query.status"],
+    ["GET", "/v1/audit?action=quota.set&action=tenant.create", "query.action"],
+    ["GET", "/v1/audit?take=5&take=6", "query.take"],
+  ])("%s %s, a parameter given twice, is 400 saying so of %s, not that its values are wrong", async (method, path, field) => {
+    const res = await unchangedBy(() => (method === "GET" ? world.get(path) : world.post(path, [{ fullName: "Ada Example" }])));
+    const problem = expectProblem(res, 400, "VALIDATION_FAILED");
+    expect(problem.errors).toEqual([{ field, message: "is given more than once; give it once" }]);
+  });
+
   test("GET /v1/screenings/{id}?foo=1 and rescreen?foo=1", async () => {
     expectProblem(await world.get(`/v1/screenings/${existingId}?foo=1`), 400, "VALIDATION_FAILED");
     const res = await unchangedBy(() => world.post(`/v1/screenings/${existingId}/rescreen?foo=1`, ""));
