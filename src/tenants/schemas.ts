@@ -34,11 +34,16 @@ const WebhookUrl = z
 /** The largest monthly screening quota a tenant may be given. */
 export const MAX_MONTHLY_QUOTA = 1_000_000_000;
 
+/**
+ * One message per value: 1e20 is beyond a safe integer, and zod's int check also failed it, so the
+ * caller read "must be a whole number; must be at most 1,000,000,000" of a whole number. The bounds
+ * come first and stop the checks after them.
+ */
 export const QuotaValue = z
   .number()
+  .max(MAX_MONTHLY_QUOTA, { error: `must be at most ${MAX_MONTHLY_QUOTA.toLocaleString("en-US")}`, abort: true })
+  .min(0, { error: "must be 0 or more", abort: true })
   .int("must be a whole number")
-  .min(0, "must be 0 or more")
-  .max(MAX_MONTHLY_QUOTA, `must be at most ${MAX_MONTHLY_QUOTA.toLocaleString("en-US")}`)
   .nullable();
 
 /** POST /v1/tenants body (spec, Resources); also what `aml tenant create` validates. */

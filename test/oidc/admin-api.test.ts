@@ -185,6 +185,16 @@ describe("tenants, keys and quotas", () => {
     const bad = await api<Problem>("PUT", `/v1/tenants/${tenant.id}/quota`, { credential: admin, body: { monthlyScreeningQuota: -1 } });
     expect(bad.status).toBe(400);
     expect(bad.body.errors?.map((e) => e.field)).toContain("monthlyScreeningQuota");
+    // One message a value: a whole number beyond the bound is too large, not also "not a whole number".
+    for (const [value, message] of [
+      [1e20, "must be at most 1,000,000,000"],
+      [1e300, "must be at most 1,000,000,000"],
+      [-1, "must be 0 or more"],
+      [2.5, "must be a whole number"],
+    ] as const) {
+      const refused = await api<Problem>("PUT", `/v1/tenants/${tenant.id}/quota`, { credential: admin, body: { monthlyScreeningQuota: value } });
+      expect({ value, status: refused.status, errors: refused.body.errors }).toEqual({ value, status: 400, errors: [{ field: "monthlyScreeningQuota", message }] });
+    }
   });
 
   test("suspend → every credential of the tenant gets 403 on tenant routes; resume restores them; audited with the reason", async () => {
