@@ -72,9 +72,11 @@ export async function runCli(argv: string[]): Promise<number> {
     if (error instanceof CommanderError) return error.exitCode;
     if (error instanceof ServiceError || error instanceof ConfigError || error instanceof MigrationError || error instanceof MasterKeyError) {
       process.stderr.write(`error: ${error.message}\n`);
-      for (const issue of error instanceof ServiceError ? (error.fieldIssues ?? []) : []) {
-        process.stderr.write(`  - ${issue.field}: ${issue.message}\n`);
-      }
+      // Several issues one per line, to read them apart; a single one only when the message does not already say it.
+      const issues = error instanceof ServiceError ? (error.fieldIssues ?? []) : [];
+      const [only] = issues;
+      const saidAlready = issues.length === 1 && only !== undefined && error.message.includes(`${only.field} ${only.message}`);
+      if (!saidAlready) for (const issue of issues) process.stderr.write(`  - ${issue.field}: ${issue.message}\n`);
       return exitCodeOf(error);
     }
     if (error instanceof Error) {
