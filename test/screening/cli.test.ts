@@ -124,6 +124,17 @@ describe("aml profile", () => {
     const replaced = ok(await runCli(["--json", "profile", "set", tenantSlug, "--json-file", file], { dataDir }));
     expect(JSON.parse(replaced).options).toMatchObject({ threshold: DEFAULT_OPTIONS.threshold, coveragePreset: "sanctions", lists: null });
 
+    // What show --json printed, edited and set again: its options are used.
+    const saved = JSON.parse(ok(await runCli(["--json", "profile", "show", tenantSlug], { dataDir })));
+    saved.options.threshold = 0.93;
+    writeFileSync(file, JSON.stringify(saved));
+    const roundTrip = ok(await runCli(["--json", "profile", "set", tenantSlug, "--json-file", file], { dataDir }));
+    expect(JSON.parse(roundTrip).options).toEqual({ ...saved.options, threshold: 0.93 });
+    // A shown profile with a key show never prints is no profile: refused naming it, as any unknown option.
+    writeFileSync(file, JSON.stringify({ ...saved, extra: 1 }));
+    const notShown = await runCli(["profile", "set", tenantSlug, "--json-file", file], { dataDir });
+    expect([notShown.code, notShown.stderr]).toEqual([2, expect.stringContaining("extra is not a known field")]);
+
     const bad = await runCli(["profile", "set", tenantSlug, "--set", "candidateLimit=1"], { dataDir });
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining("candidateLimit")]);
     const unknown = await runCli(["profile", "show", "no-such-tenant"], { dataDir });

@@ -29,7 +29,10 @@ export function registerProfile(program: Command): void {
 
   allowsRemote(profile.command("set <tenant>"))
     .description("Replace the profile from --json-file, or change fields with --set key=value (repeatable; merged onto the current profile)")
-    .option("--json-file <file>", "JSON object of options; omitted fields take their defaults")
+    .option(
+      "--json-file <file>",
+      "JSON object of options, or a whole profile as `aml --json profile show` prints it (its options are used, so a shown profile can be edited and set again, or copied to another tenant); omitted fields take their defaults",
+    )
     .option("--set <key=value>", "one option, e.g. threshold=0.9, lists=OFAC,UN, maxDataAgeDays=null, homeCountry=GB", collect)
     .action(async (tenant: string, options: SetOptions, command: Command) => {
       const pairs = options.set ?? [];
@@ -37,7 +40,7 @@ export function registerProfile(program: Command): void {
         throw new ServiceError("INVALID_INPUT", "Give either --json-file or one or more --set key=value.");
       }
       const body = (current: () => Promise<RiskProfile>) =>
-        options.jsonFile !== undefined ? Promise.resolve(readJson(options.jsonFile)) : current().then((p) => profileWithPairs(p.options, pairs));
+        options.jsonFile !== undefined ? Promise.resolve(optionsOf(readJson(options.jsonFile))) : current().then((p) => profileWithPairs(p.options, pairs));
       let updated: RiskProfile;
       if (remoteTarget(command)) {
         const path = `/v1/tenants/${(await remoteTenant(command, tenant)).id}/risk-profile`;
@@ -57,6 +60,21 @@ function readJson(file: string): unknown {
   } catch (error) {
     throw new ServiceError("INVALID_INPUT", `Cannot read ${file} as JSON: ${(error as Error).message}`);
   }
+}
+
+/** The keys `aml --json profile show` (GET …/risk-profile) prints around the options. */
+const SHOWN_PROFILE_KEYS = new Set(["tenantId", "isDefault", "updatedAt", "updatedBy", "options"]);
+
+/**
+ * The options of a file that holds a whole shown profile, else the file as it is (an options object,
+ * checked by the same validation as the API's body). An operator saving `profile show --json`,
+ * editing it and setting it again was told "tenantId is not a known field; options is not …".
+ */
+function optionsOf(file: unknown): unknown {
+  if (file === null || typeof file !== "object" || Array.isArray(file)) return file;
+  const keys = Object.keys(file);
+  const shown = keys.includes("options") && keys.every((k) => SHOWN_PROFILE_KEYS.has(k));
+  return shown ? (file as { options: unknown }).options : file;
 }
 
 function print(command: Command, profile: RiskProfile): void {
