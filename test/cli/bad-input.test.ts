@@ -135,6 +135,14 @@ describe("values typed on the command line are named as typed", () => {
   test("screen --threshold that is not a number", async () => {
     expectCleanFailure(await folder.aml(["screen", "--name", "Ada Example", "--threshold", "high"]), 2, /threshold must be a number \(got "high"\)$/);
   });
+
+  // A subject typed as options is the command's own mistake (2), not a row of a file found invalid (1).
+  test.concurrent.each([
+    [["--dob", "1990-13-01"], /^error: The subject is invalid: --dob must be "YYYY", "YYYY-MM" or "YYYY-MM-DD"/],
+    [["--nationality", "ZZ"], /^error: The subject is invalid: --nationality must be an ISO 3166-1 alpha-2 or alpha-3 code/],
+  ])("screen --name with %p", async (flags, message) => {
+    expectCleanFailure(await folder.aml(["screen", "--name", "Ada Example", ...flags]), 2, message);
+  });
 });
 
 /** Commander's own usage errors: exit 2, the error first on stderr (the command's help after it), nothing on stdout. */

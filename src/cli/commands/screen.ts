@@ -1,9 +1,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { ServiceError } from "@/errors";
+import { issueSummary, zodIssues } from "@/lib/validate";
 import { overridesFromPairs } from "@/profiles/pairs";
 import { loadCurrentLists, localOptions, screenLocally } from "@/screening/local";
 import { staleButLoaded } from "@/screening/list-versions";
+import { Subject } from "@/screening/subject";
 import { formatFromName, parseSubjectFile, type SubjectFileFormat, type SubjectFileRow } from "@/screening/subject-file";
 import { DEMO_NOTICE } from "@/watchlists/version-view";
 import { withContext } from "../context";
@@ -78,6 +80,24 @@ export function registerScreen(program: Command): void {
     });
 }
 
+/** The options a subject field was given by, to name in a refusal. */
+const FLAG_OF: Record<string, string> = { fullName: "--name", dateOfBirth: "--dob", nationality: "--nationality", aliases: "--alias" };
+
+/**
+ * A subject typed as options is checked before anything is screened: a bad --dob is a mistake in the
+ * command (exit 2), not a row of a file that was invalid (exit 1), which a script would read as a
+ * finding. Named by the option it came from.
+ */
+function refuseInvalidSubject(input: Record<string, unknown>): void {
+  const parsed = Subject.safeParse(input);
+  if (parsed.success) return;
+  const fieldIssues = zodIssues(parsed.error).map((issue) => {
+    const [field = "", rest = ""] = issue.field.split(/(?=\[)/);
+    return { field: `${FLAG_OF[field] ?? field}${rest}`, message: issue.message };
+  });
+  throw new ServiceError("VALIDATION_FAILED", `The subject is invalid: ${issueSummary(fieldIssues)}`, { fieldIssues });
+}
+
 function readRows(file: string | undefined, options: ScreenOptions): SubjectFileRow[] {
   if (options.name !== undefined) {
     if (file !== undefined) throw new ServiceError("INVALID_INPUT", "Give a file or --name, not both.");
@@ -85,6 +105,7 @@ function readRows(file: string | undefined, options: ScreenOptions): SubjectFile
     if (options.dob !== undefined) input.dateOfBirth = options.dob;
     if (options.nationality !== undefined) input.nationality = options.nationality;
     if (options.alias !== undefined) input.aliases = options.alias;
+    refuseInvalidSubject(input);
     return [{ line: 1, input }];
   }
   if (file === undefined) throw new ServiceError("INVALID_INPUT", "Give a JSONL or CSV file of subjects, or --name.");
