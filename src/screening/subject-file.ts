@@ -44,7 +44,20 @@ export function parseSubjectFile(text: string, format: SubjectFileFormat): { row
   if (!hasNameColumns(headers)) {
     throw new ServiceError("INVALID_INPUT", "The CSV needs a fullName or name column, or First Name and Last Name columns.");
   }
+  // A quote never closed swallows every line after it into one cell: the subjects on those lines
+  // would go unscreened while the count said "screened 0 of 1". Papaparse's row for it is off by one,
+  // so the line is counted from where the quote opened.
+  const unclosed = parsed.errors.find((e) => e.code === "MissingQuotes");
+  if (unclosed) {
+    const line = body.slice(0, unclosed.index ?? 0).split("\n").length;
+    throw new ServiceError(
+      "INVALID_INPUT",
+      `The CSV has a quoted field that is never closed, opened on line ${line}: every line after it would be read as part of that one cell, so nothing was screened. Close the quote (a quote inside a quoted field is written twice: "")`,
+    );
+  }
   const warnings = unknownColumns(headers).map((h) => `column "${h}" is not a subject field and is ignored`);
-  for (const error of parsed.errors.slice(0, 20)) warnings.push(`CSV row ${(error.row ?? 0) + 1}: ${error.message}`);
+  // A file of one column has no delimiter to detect, and is read as it should be.
+  const problems = parsed.errors.filter((e) => e.code !== "UndetectableDelimiter");
+  for (const error of problems.slice(0, 20)) warnings.push(`CSV row ${(error.row ?? 0) + 1}: ${error.message}`);
   return { rows: parsed.data.map((record, i) => ({ line: i + 1, input: subjectFromColumns(record) })), warnings };
 }

@@ -29,3 +29,24 @@ describe("parseSubjectFile, JSON Lines", () => {
     expect(messageOf(rows[0])).toBe('line 1 names "fullName" twice in one object (at fullName)');
   });
 });
+
+describe("parseSubjectFile, CSV", () => {
+  test("a file of one column reads without a warning: there is no delimiter to detect", () => {
+    const { rows, warnings } = parseSubjectFile("fullName\nVladimir Putin\nAda Example\n", "csv");
+    expect(rows.map((r) => r.input)).toEqual([expect.objectContaining({ fullName: "Vladimir Putin" }), expect.objectContaining({ fullName: "Ada Example" })]);
+    expect(warnings).toEqual([]);
+  });
+
+  test("a quoted field never closed is refused naming the line it opened on, not read as one subject", () => {
+    expect(() => parseSubjectFile('fullName,userReference\n"Ada Example,c1\nBob Roe,c2\nCy Doe,c3\n', "csv")).toThrow(
+      "The CSV has a quoted field that is never closed, opened on line 2",
+    );
+    expect(() => parseSubjectFile('fullName,userReference\nAda Example,c1\nBob Roe,"c2\nCy Doe,c3\n', "csv")).toThrow("opened on line 3");
+  });
+
+  test("rows with too many or too few fields are still named as data rows", () => {
+    const { rows, warnings } = parseSubjectFile("fullName,userReference\nAda Example,c1,x\nBob Roe\n", "csv");
+    expect(rows).toHaveLength(2);
+    expect(warnings).toEqual(["CSV row 1: Too many fields: expected 2 fields but parsed 3", "CSV row 2: Too few fields: expected 2 fields but parsed 1"]);
+  });
+});
