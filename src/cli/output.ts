@@ -29,7 +29,8 @@ export function printJson(value: unknown): void {
  * older version, or edited in the database, must not rewrite the terminal (ESC) or forge a line.
  */
 function display(value: unknown): string {
-  if (value === null || value === undefined) return "-";
+  // An empty list is "none set" as much as null is: a blank cell read as a value lost.
+  if (value === null || value === undefined || (Array.isArray(value) && value.length === 0)) return "-";
   // JSON escapes C0 controls but not DEL or C1 (U+009B is an 8-bit CSI), so objects are shown through it too.
   const text = Array.isArray(value) ? value.join(",") : typeof value === "object" ? JSON.stringify(value) : String(value);
   return showControlCharacters(text);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { appendAudit } from "@/audit/append";
@@ -73,9 +73,9 @@ describe("aml audit verify --system", () => {
       [2, "list.import", "cli"],
       [3, "list.import", "cli"],
     ]);
-    const json = await verifyJson<AuditVerification & { chain: string }>(folder, ["--system"]);
+    const json = await verifyJson<ChainResult>(folder, ["--system"]);
     expect(json.code).toBe(0);
-    expect(json.body).toEqual({ chain: "system", intact: true, entriesChecked: 3, firstBrokenEntryId: null, reason: null, lastHash: rows[2]?.hash ?? "", anchor: null });
+    expect(json.body).toEqual({ chain: "system", tenant: null, tenantStatus: null, intact: true, entriesChecked: 3, firstBrokenEntryId: null, reason: null, lastHash: rows[2]?.hash ?? "", anchor: null });
 
     const human = await folder.aml(["audit", "verify", "--system"]);
     expect(human.code).toBe(0);
@@ -88,9 +88,9 @@ describe("aml audit verify --system", () => {
     const middle = rows[1] as AuditRow;
     tamper(folder, "UPDATE audit_log SET actor_id = ? WHERE id = ?", ["someone-else", middle.id]);
 
-    const json = await verifyJson<AuditVerification & { chain: string }>(folder, ["--system"]);
+    const json = await verifyJson<ChainResult>(folder, ["--system"]);
     expect(json.code).toBe(3);
-    expect(json.body).toEqual({ chain: "system", intact: false, entriesChecked: 2, firstBrokenEntryId: middle.id, reason: "hash_mismatch", lastHash: null, anchor: null });
+    expect(json.body).toEqual({ chain: "system", tenant: null, tenantStatus: null, intact: false, entriesChecked: 2, firstBrokenEntryId: middle.id, reason: "hash_mismatch", lastHash: null, anchor: null });
 
     const human = await folder.aml(["audit", "verify", "--system"]);
     expect(human.code).toBe(3);
@@ -172,7 +172,7 @@ describe("aml audit verify --all", () => {
     const tenant = await verifyJson<AuditVerification & { tenant: string }>(folder, ["system"]);
     expect(tenant.code).toBe(0);
     expect(tenant.body).toMatchObject({ tenant: "system", entriesChecked: 2, lastHash: chainRows(folder, named).at(-1)?.hash ?? "" });
-    const system = await verifyJson<AuditVerification & { chain: string }>(folder, ["--system"]);
+    const system = await verifyJson<ChainResult>(folder, ["--system"]);
     expect(system.code).toBe(0);
     expect(system.body).toMatchObject({ chain: "system", entriesChecked: 1, lastHash: chainRows(folder, SYSTEM_CHAIN).at(-1)?.hash ?? "" });
   });
@@ -215,6 +215,11 @@ describe("anchors: an earlier run's entriesChecked and lastHash", () => {
     const all = await keep("all", ["--all"]);
     const anchor = { sequence: 5, hash: chainRows(folder, cut)[4]?.hash ?? "" };
     expect((await verifyJson<ChainResult>(folder, [slug, "--against", one])).body).toMatchObject({ chain: cut, intact: true, anchor });
+    // One chain's object is the same as one of --all's chains, its tenant's status included.
+    const single = (await verifyJson<ChainResult>(folder, [slug])).body;
+    const inAll = (JSON.parse(readFileSync(all, "utf8")) as { chains: ChainResult[] }).chains.find((c) => c.chain === cut);
+    expect(Object.keys(single).sort()).toEqual(Object.keys(inAll ?? {}).sort());
+    expect(single).toMatchObject({ chain: cut, tenant: slug, tenantStatus: "active" });
     expect((await verifyJson<ChainResult>(folder, [slug, "--expect", `5:${anchor.hash}`])).body).toMatchObject({ intact: true, anchor });
     const systemHead = chainRows(folder, SYSTEM_CHAIN).at(-1) as AuditRow;
     const system = await verifyJson<ChainResult>(folder, ["--system", "--expect", `${systemHead.seq}:${systemHead.hash}`]);

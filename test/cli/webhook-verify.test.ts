@@ -143,6 +143,10 @@ describe("the secret need not be on the command line", () => {
     const spaced = await run([...headers(), "--body-file", bodyFile], { env: { AML_WEBHOOK_SECRET: `${secret} x` } });
     expect(spaced).toMatchObject({ code: 2, stdout: "" });
     expect(spaced.stderr).toContain("from AML_WEBHOOK_SECRET holds characters other than letters and digits after whsec_");
+
+    const prefixOnly = await run(["--secret", "whsec_ ", ...headers(), "--body-file", bodyFile]);
+    expect(prefixOnly).toMatchObject({ code: 2, stdout: "" });
+    expect(prefixOnly.stderr).toContain("The signing secret from --secret has nothing after whsec_");
   });
 });
 

@@ -116,6 +116,8 @@ describe("aml profile", () => {
     expect(JSON.parse(leave).options).toMatchObject({ resultCap: 5, looseningAllowed: ["threshold", "lists"] });
     const none = ok(await runCli(["--json", "profile", "set", tenantSlug, "--set", "looseningAllowed=none"], { dataDir }));
     expect(JSON.parse(none).options.looseningAllowed).toEqual([]);
+    // In a table, an empty list shows as "-", as a value not set does, not as a blank.
+    expect(ok(await runCli(["profile", "show", tenantSlug], { dataDir }))).toMatch(/^looseningAllowed\s+-$/m);
     const badLeave = await runCli(["profile", "set", tenantSlug, "--set", "looseningAllowed=homeCountry"], { dataDir });
     expect([badLeave.code, badLeave.stderr]).toEqual([2, expect.stringContaining("looseningAllowed")]);
 

@@ -64,11 +64,12 @@ export function registerAudit(program: Command): void {
       return withContext(command, (ctx, json) => {
         if (options.all) return verifyAll(ctx.db, json, anchors);
         const verify = (chain: string) => verifyAuditChain(ctx.db, chain, anchorOf(anchors, chain));
-        if (options.system) return report(json, { chain: SYSTEM_CHAIN, ...verify(SYSTEM_CHAIN) });
+        // The same object as one of --all's chains (the README says so): tenantStatus too.
+        if (options.system) return report(json, { chain: SYSTEM_CHAIN, tenant: null, tenantStatus: null, ...verify(SYSTEM_CHAIN) });
         // A tenant is always looked up by id or slug, never taken as a chain key: a tenant whose slug is
         // "system" gets its own chain here, and only --system reads the system chain.
         const tenant = getTenant(ctx.db, ref ?? "");
-        return report(json, { chain: tenant.id, tenant: tenant.slug, ...verify(tenant.id) });
+        return report(json, { chain: tenant.id, tenant: tenant.slug, tenantStatus: tenant.status, ...verify(tenant.id) });
       });
     });
 }

@@ -94,7 +94,8 @@ function readSecret(options: VerifyOptions): string {
   // The value itself is not echoed: it may be most of a real secret.
   if (secret === "") throw invalidInput(`The signing secret from ${from} is empty; give the tenant's whsec_ secret.`);
   if (!WEBHOOK_SECRET_RE.test(secret)) {
-    const why = secret.startsWith(WEBHOOK_SECRET_PREFIX) ? "holds characters other than letters and digits after whsec_" : "does not start with whsec_";
+    const rest = secret.startsWith(WEBHOOK_SECRET_PREFIX) ? secret.slice(WEBHOOK_SECRET_PREFIX.length) : null;
+    const why = rest === null ? "does not start with whsec_" : rest.trim() === "" ? "has nothing after whsec_" : "holds characters other than letters and digits after whsec_";
     throw invalidInput(`The signing secret from ${from} ${why}; give the tenant's whsec_ secret exactly as it was shown.`);
   }
   return secret;
