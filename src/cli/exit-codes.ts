@@ -18,3 +18,12 @@ export function usageErrorsExit2(command: Command): Command {
     throw error.exitCode === 1 ? new CommanderError(USAGE_EXIT, error.code, error.message) : error;
   });
 }
+
+/**
+ * A command line that names neither or both of two alternatives (a URL or --clear; --json-file or
+ * --set): commander's usage error, exit 2, the message first on stderr and the command's help after
+ * it, as for a missing argument.
+ */
+export function usageError(command: Command, message: string): never {
+  return command.error(`error: ${message}`, { exitCode: USAGE_EXIT, code: "aml.usage" });
+}

@@ -157,6 +157,7 @@ describe("a mistake in the command exits 2, whoever finds it", () => {
   test.concurrent.each([
     ["a missing required option", ["tenant", "create", "--name", "Half Made", "--slug", "half-made"], /^error: required option '--contact-email <email>' not specified$/],
     ["an unknown option", ["tenant", "list", "--colour", "red"], /^error: unknown option '--colour'$/],
+    ["neither of two alternatives", ["profile", "set", "any-tenant"], /^error: Give either --json-file or one or more --set key=value\.$/],
     ["a missing argument", ["tenant", "show"], /^error: missing required argument 'tenant'$/],
     ["too many arguments", ["tenant", "list", "extra"], /^error: too many arguments for 'list'/],
     ["an option without its value", ["key", "issue", "some-bank", "--role"], /^error: option '--role <role>' argument missing$/],

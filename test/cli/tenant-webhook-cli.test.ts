@@ -161,14 +161,25 @@ describe("tenant webhook rotate-secret, seen by the running server", () => {
 
 describe("bad input exits 2 with one error line, and changes nothing", () => {
   test.concurrent.each([
-    ["neither a URL nor --clear", (slug: string) => ["tenant", "webhook", "set", slug], /Give either a webhook URL or --clear/],
-    ["both a URL and --clear", (slug: string) => ["tenant", "webhook", "set", slug, "https://hooks.bank.example/x", "--clear"], /Give either a webhook URL or --clear/],
     ["an ftp URL", (slug: string) => ["tenant", "webhook", "set", slug, "ftp://hooks.bank.example/x"], /^error: webhookUrl is refused: scheme ftp is not allowed; use http or https$/],
     ["credentials in the URL", (slug: string) => ["tenant", "webhook", "set", slug, "https://u:p@hooks.bank.example/x"], /credentials in the URL/],
     ["a private address off the allow-list", (slug: string) => ["tenant", "webhook", "set", slug, "http://10.9.8.7/x"], /host 10\.9\.8\.7 is on a private or loopback network; an operator must allow-list it \(AML_WEBHOOK_ALLOW_PRIVATE\)/],
   ])("set with %s", async (_what, args, message) => {
     const created = tenant({ webhookUrl: "https://hooks.bank.example/keep" });
     expectCleanFailure(await aml(args(created.tenant.slug)), 2, message);
+    expect(tenantRow(created.tenant.id)).toEqual({ webhookUrl: "https://hooks.bank.example/keep", secret: created.webhookSigningSecret });
+  });
+
+  // Like a missing argument: the command's help follows the error.
+  test.concurrent.each([
+    ["neither a URL nor --clear", (slug: string) => ["tenant", "webhook", "set", slug]],
+    ["both a URL and --clear", (slug: string) => ["tenant", "webhook", "set", slug, "https://hooks.bank.example/x", "--clear"]],
+  ])("set with %s is a usage error, with the command's help", async (_what, args) => {
+    const created = tenant({ webhookUrl: "https://hooks.bank.example/keep" });
+    const result = await aml(args(created.tenant.slug));
+    expect([result.code, result.stdout]).toEqual([2, ""]);
+    expect(result.stderr.split("\n")[0]).toBe("error: Give either a webhook URL or --clear.");
+    expect(result.stderr).toContain("Usage: aml tenant webhook set [options] <tenant> [url]");
     expect(tenantRow(created.tenant.id)).toEqual({ webhookUrl: "https://hooks.bank.example/keep", secret: created.webhookSigningSecret });
   });
 

@@ -6,7 +6,7 @@ import type { Db } from "@/storage/db";
 import { getTenant, listTenants } from "@/tenants/get";
 import type { Tenant } from "@/tenants/schemas";
 import { withContext } from "../context";
-import { USAGE_EXIT } from "../exit-codes";
+import { usageError } from "../exit-codes";
 import { printJson, printRecord, printTable } from "../output";
 
 /** Exit code when a verified chain is broken (0 when every verified chain is intact, 2 on a usage error). */
@@ -30,10 +30,6 @@ interface Anchors {
 
 const anchorOf = (anchors: Anchors, chain: string): ChainAnchor | null => anchors.expected ?? anchors.byChain.get(chain) ?? null;
 
-/** Commander's usage error (exit 2): the message first on stderr, the command's help after it. */
-function usageError(command: Command, message: string): never {
-  return command.error(`error: ${message}`, { exitCode: USAGE_EXIT, code: "aml.audit.usage" });
-}
 
 /** One line of `aml audit verify --all`: which chain, whose, and what its walk found. */
 export interface ChainResult extends AuditVerification {

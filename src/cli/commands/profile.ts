@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { ServiceError } from "@/errors";
 import { profileWithPairs } from "@/profiles/pairs";
 import { getRiskProfile, type RiskProfile, setRiskProfile } from "@/profiles/store";
+import { usageError } from "../exit-codes";
 import { cliMeta, globalOptions, withContext } from "../context";
 import { printJson, printRecord } from "../output";
 import { allowsRemote, remoteCall, remoteTarget } from "../remote";
@@ -37,7 +38,7 @@ export function registerProfile(program: Command): void {
     .action(async (tenant: string, options: SetOptions, command: Command) => {
       const pairs = options.set ?? [];
       if ((options.jsonFile === undefined) === (pairs.length === 0)) {
-        throw new ServiceError("INVALID_INPUT", "Give either --json-file or one or more --set key=value.");
+        usageError(command, "Give either --json-file or one or more --set key=value.");
       }
       const body = (current: () => Promise<RiskProfile>) =>
         options.jsonFile !== undefined ? Promise.resolve(optionsOf(readJson(options.jsonFile))) : current().then((p) => profileWithPairs(p.options, pairs));

@@ -3,6 +3,7 @@ import { invalidInput, ServiceError } from "@/errors";
 import { utcMonth } from "@/lib/clock";
 import { onboardTenant } from "@/tenants/create";
 import { getTenant, listTenants } from "@/tenants/get";
+import { usageError } from "../exit-codes";
 import { cliMeta, globalOptions, withContext } from "../context";
 import { allowsRemote, remoteCall, remoteTarget } from "../remote";
 import { MAX_MONTHLY_QUOTA, type Tenant } from "@/tenants/schemas";
@@ -150,7 +151,7 @@ function registerTenantWebhook(tenant: Command): void {
     .description("Set the webhook URL (or --clear it); a tenant that had no signing secret gets one, printed once")
     .option("--clear", "remove the URL: no new events are queued for the tenant")
     .action(async (ref: string, url: string | undefined, options: { clear?: boolean }, command: Command) => {
-      if ((url === undefined) === (options.clear !== true)) throw invalidInput("Give either a webhook URL or --clear.");
+      if ((url === undefined) === (options.clear !== true)) usageError(command, "Give either a webhook URL or --clear.");
       const body = { webhookUrl: options.clear ? null : (url ?? null) };
       const updated = remoteTarget(command)
         ? await remoteCall<WithSecret>(command, "PUT", `/v1/tenants/${(await remoteTenant(command, ref)).id}/webhook`, body)
