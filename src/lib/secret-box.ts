@@ -47,7 +47,20 @@ export function createSecretBox(key: Uint8Array): SecretBox {
 export function readMasterKey(dataDir: string): Uint8Array | null {
   const path = join(dataDir, MASTER_KEY_FILE);
   if (!existsSync(path)) return null;
-  const key = Buffer.from(readFileSync(path, "utf8").trim(), "base64");
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    // A restored folder still owned by root: say what to do, not only "EACCES".
+    const reason = error instanceof Error ? error.message : String(error);
+    const code = (error as NodeJS.ErrnoException).code;
+    const todo =
+      code === "EACCES" || code === "EPERM"
+        ? "run aml as the user that owns the data folder (master.key is that user's, mode 0600)"
+        : "restore master.key from the same backup as aml.db";
+    throw new Error(`${path} cannot be read (${reason}): ${todo}.`);
+  }
+  const key = Buffer.from(text.trim(), "base64");
   if (key.length !== 32) {
     // An empty or cut-short file: a hand edit, a bad copy, or a key written before keys were synced to disk.
     throw new Error(

@@ -47,7 +47,12 @@ export function openDb(dataDirOrMemory: string, options: OpenDbOptions = {}): Db
     if (create) createPrivately(dataDirOrMemory, path);
   }
   const sqlite = new Database(path, { create, readwrite: true, strict: true });
-  sqlite.run("PRAGMA journal_mode = WAL");
+  try {
+    enterWal(sqlite, path);
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
   sqlite.run("PRAGMA busy_timeout = 10000");
   sqlite.run(`PRAGMA synchronous = ${options.durability === "commit" ? "FULL" : "NORMAL"}`);
   sqlite.run("PRAGMA foreign_keys = ON");
@@ -139,11 +144,35 @@ export function assertWritable(sqlite: Database, path: string): void {
   try {
     sqlite.run("CREATE TABLE aml_write_probe (x)");
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`${path} cannot be written (${reason}): run aml as the user that owns the data folder, on a writable file system.`);
+    throw notWritable(path, error);
   } finally {
     sqlite.run("ROLLBACK");
   }
+}
+
+/**
+ * Switches the connection to WAL. A database still in rollback-journal mode (an `aml backup` copy)
+ * must be written to switch, so a restored folder its user cannot write fails here, before
+ * assertWritable runs: said as assertWritable says it, not as SQLite's bare "attempt to write a
+ * readonly database".
+ */
+export function enterWal(sqlite: Database, path: string): void {
+  try {
+    sqlite.run("PRAGMA journal_mode = WAL");
+  } catch (error) {
+    throw isReadOnly(error) ? notWritable(path, error) : error;
+  }
+}
+
+function notWritable(path: string, error: unknown): Error {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new Error(`${path} cannot be written (${reason}): run aml as the user that owns the data folder, on a writable file system.`);
+}
+
+/** SQLITE_READONLY and its extended codes ("attempt to write a readonly database"). */
+function isReadOnly(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return (typeof code === "string" && code.startsWith("SQLITE_READONLY")) || (error instanceof Error && /readonly database/i.test(error.message));
 }
 
 /** The connection's automatic checkpoint threshold in WAL pages (0 when off; SQLite's default is 1,000). */

@@ -49,6 +49,14 @@ describe("createMasterKey", () => {
   });
 });
 
+test("a master.key that cannot be read is named, with what to do, not a bare errno", () => {
+  const dir = emptyFolder();
+  const path = join(dir, MASTER_KEY_FILE);
+  // A directory where the key should be stands for any unreadable file (as root, permissions never refuse).
+  mkdirSync(path);
+  expect(() => readMasterKey(dir)).toThrow(new RegExp(`^${path} cannot be read \\(EISDIR.*\\): restore master\\.key from the same backup as aml\\.db\\.$`));
+});
+
 /**
  * Several processes opening one new data folder at once (e.g. `aml serve` and a CLI command) each get
  * the folder's single key, as openMasterKey does it: read, and create only when there is none. Each

@@ -2,7 +2,7 @@ import { afterEach, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { assertWritable, DB_FILE, openDb } from "@/storage/db";
+import { assertWritable, DB_FILE, enterWal, openDb } from "@/storage/db";
 import { tempDataDir } from "../../helpers/server";
 
 /**
@@ -55,5 +55,32 @@ test("a writable connection whose write lock another process holds passes: it is
     other.run("ROLLBACK");
     other.close();
     db.close();
+  }
+});
+
+test("a restored backup (rollback journal) that cannot be written is refused the same way when it is switched to WAL", () => {
+  const dir = tempDataDir();
+  folders.push(dir);
+  const path = join(dir, DB_FILE);
+  // What `aml backup` writes: a database in rollback-journal mode.
+  const copy = new Database(path, { create: true });
+  copy.run("PRAGMA journal_mode = DELETE");
+  copy.run("CREATE TABLE t (x)");
+  copy.close();
+  const readOnly = new Database(path, { readonly: true });
+  try {
+    expect(() => enterWal(readOnly, path)).toThrow(
+      `${path} cannot be written (attempt to write a readonly database): run aml as the user that owns the data folder, on a writable file system.`,
+    );
+  } finally {
+    readOnly.close();
+  }
+  // Writable, it switches.
+  const writable = new Database(path);
+  try {
+    enterWal(writable, path);
+    expect(writable.query<{ journal_mode: string }, []>("PRAGMA journal_mode").get()?.journal_mode).toBe("wal");
+  } finally {
+    writable.close();
   }
 });
