@@ -1,7 +1,7 @@
 import { type AnyElysia, Elysia } from "elysia";
 import { type FieldIssue, ServiceError } from "@/errors";
 import { issueSummary, zodIssues } from "@/lib/validate";
-import { isDatabaseBusy } from "@/storage/db";
+import { isDatabaseBusy, isStorageFull } from "@/storage/db";
 import { authorizeAdmin, authorizeTenant } from "@/auth/authorize";
 import { isRole } from "@/auth/roles";
 import { type BodyRule, bodyLimitKey, declaredBodyRules } from "./body-limits";
@@ -244,6 +244,14 @@ function toServiceError(error: ElysiaError, code: unknown, request: Request, tab
     // mid-transaction). Nothing was written or acknowledged: a retry is the right answer, not a 500.
     return new ServiceError("NOT_READY", "The database is locked by another process (a list import or an admin command); nothing was stored. Retry shortly.", {
       headers: { "retry-after": "1" },
+      cause: error,
+    });
+  }
+  if (isStorageFull(error)) {
+    // Logged at error level like any 5xx: the administrator must free space. The client is told that
+    // nothing was stored or charged, and to retry, rather than handed an opaque 500.
+    return new ServiceError("NOT_READY", "The appliance's disk is full: nothing was stored or charged. Retry once the administrator has freed space.", {
+      headers: { "retry-after": "60" },
       cause: error,
     });
   }

@@ -154,7 +154,7 @@ const PROBLEMS = {
     name: "NotReady",
     code: "NOT_READY",
     description:
-      "NOT_READY: storage is being migrated, no watchlist is loaded yet, (a bearer token) the identity provider's signing keys could not be loaded to check it, or another process held the database's write lock for more than 10 s (then with Retry-After: 1, and nothing was stored or charged); retry shortly.",
+      "NOT_READY: storage is being migrated, no watchlist is loaded yet, (a bearer token) the identity provider's signing keys could not be loaded to check it, another process held the database's write lock for more than 10 s (then with Retry-After: 1, and nothing was stored or charged), or the data folder's disk is full (then with Retry-After: 60, and nothing was stored or charged); retry shortly.",
   },
   500: {
     name: "Internal",
@@ -233,7 +233,7 @@ function problemComponent(status: ProblemStatus) {
   if (status === 503) {
     headers["Retry-After"] = {
       description:
-        "1 when another process held the database's write lock (an import or an admin command): retry after a second. Absent for the other causes (migration, no watchlist yet, identity provider unreachable).",
+        "1 when another process held the database's write lock (an import or an admin command): retry after a second; 60 when the data folder's disk is full. Absent for the other causes (migration, no watchlist yet, identity provider unreachable).",
       schema: { type: "integer" },
     };
   }

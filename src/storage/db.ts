@@ -127,6 +127,18 @@ export function isDatabaseBusy(error: unknown): boolean {
 }
 
 /**
+ * Whether the write failed because the data folder's disk is full (SQLITE_FULL, or ENOSPC under
+ * it). The transaction rolled back, so nothing was stored: the answer is "retry once space is freed".
+ */
+export function isStorageFull(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === "SQLITE_FULL" || code === "ENOSPC") return true;
+  }
+  return false;
+}
+
+/**
  * Throws unless this connection can write. SQLite opens a database file it may not write (owned by
  * another user, a read-only mount) read-only without a word, and everything that only reads works:
  * a server on such a folder reported ready and then answered every screen 500 ("attempt to write a
