@@ -16,6 +16,7 @@ import { Scheduler } from "@/jobs/scheduler";
 import { createLogger, type Logger } from "@/lib/logger";
 import { startCheckpointer } from "@/storage/checkpointer";
 import { assertWritable, privateModeWarnings } from "@/storage/db";
+import { diskCheck, freeBytes } from "@/storage/disk-space";
 import { bindKeyCheck } from "@/storage/master-key";
 import { migrate } from "@/storage/migrate";
 import type { LookupFn } from "@/webhooks/send-target";
@@ -61,6 +62,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     readiness: {
       checks: () => [
         { name: "storage", ready: storageReady, detail: storageReady ? "migrated" : "migrating" },
+        diskCheck(freeBytes(config.dataDir)),
         ...extensions.flatMap((e) => (e.readiness ? [e.readiness()] : [])),
       ],
     },

@@ -1,3 +1,4 @@
+import { statfsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ERROR_CATALOGUE, type ErrorCode, problemSlug } from "@/errors";
 import type { ReadinessCheck } from "@/http/deps";
@@ -31,6 +32,12 @@ describe("health", () => {
     const body = json<{ status: string; checks: ReadinessCheck[] }>(res);
     expect(body.status).toBe("ready");
     expect(body.checks.find((c) => c.name === "storage")).toEqual({ name: "storage", ready: true, detail: "migrated" });
+    // The data folder's free space, as statfs gives it to this process too.
+    const disk = body.checks.find((c) => c.name === "disk");
+    expect(disk).toEqual({ name: "disk", ready: true, detail: expect.stringMatching(/^[\d,]+ MiB free on the data folder's file system$/) });
+    const free = statfsSync(server.dataDir);
+    const reported = Number(/^([\d,]+) MiB/.exec(disk?.detail ?? "")?.[1]?.replaceAll(",", ""));
+    expect(Math.abs(reported - Math.floor((free.bavail * free.bsize) / 2 ** 20))).toBeLessThan(512);
   });
 });
 

@@ -19,12 +19,12 @@ export const ReadinessResponse = z
         z.object({
           name: z
             .string()
-            .describe("The subsystem checked: storage always; under `aml serve` also watchlists, webhooks and screening"),
+            .describe("The subsystem checked: storage and disk always; under `aml serve` also watchlists, webhooks and screening. disk is not ready with less than 64 MiB free on the data folder's file system"),
           ready: z.boolean().describe("Whether this subsystem can serve now"),
           detail: z.string().describe('Its state for a human, e.g. "migrated", "migrating", "snapshot <id> loaded", or why no watchlist is served (none imported, a failed load, still loading)'),
         }),
       )
-      .describe("One entry per subsystem, storage first"),
+      .describe("One entry per subsystem, storage first, then disk"),
     correlationId: BODY_CORRELATION_ID,
   })
   .describe("Whether the appliance can screen, with the check of each subsystem. The same shape with 200 and 503.");
