@@ -77,7 +77,10 @@ export function apiDocs(_deps: HttpDeps, app: () => AnyElysia) {
         swagger: {
           // The plugin's default spec URL is relative ("openapi.json"), which breaks when the page is opened as
           // /swagger-ui/. Its options type omits `url`, but the renderer passes every option through to Swagger UI.
-          ...({ url: OPENAPI_PATH } as Record<string, unknown>),
+          // validatorUrl: Swagger UI's default draws a badge <img> from validator.swagger.io, sending the
+          // page's absolute spec URL (the appliance's internal address) there, whenever the host is not
+          // localhost or 127.0.0.1; offline it shows a broken "Error" image. "none" turns it off.
+          ...({ url: OPENAPI_PATH, validatorUrl: "none" } as Record<string, unknown>),
           cdn: "/swagger-ui/assets/swagger-ui-bundle.js",
           theme: "/swagger-ui/assets/swagger-ui.css",
           autoDarkMode: false,

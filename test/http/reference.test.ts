@@ -136,6 +136,15 @@ describe("API explorer", () => {
     expect(res.text).not.toMatch(/unpkg|jsdelivr|cdnjs/);
   });
 
+  test("the online validator badge is off: no image from validator.swagger.io, which would carry the appliance's address", async () => {
+    const page = await call(server.url, "/swagger-ui");
+    expect(page.text).toContain('"validatorUrl":"none"');
+    // The served bundle draws the badge only for a validator URL other than "none" (and a page not on
+    // localhost, as this test's is): checked on the bundle itself, so an upgrade that changed it shows.
+    const bundle = await call(server.url, "/swagger-ui/assets/swagger-ui-bundle.js");
+    expect(bundle.text).toMatch(/function requiresValidationURL\(s\)\{return!\(!s\|\|[^}]*"none"===s\)\}/);
+  });
+
   test("the spec URL is absolute, so /swagger-ui/ with a trailing slash still finds /openapi.json", async () => {
     const res = await call(server.url, "/swagger-ui/");
     expect(res.status).toBe(200);
