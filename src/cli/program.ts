@@ -75,7 +75,8 @@ export async function runCli(argv: string[]): Promise<number> {
       // Several issues one per line, to read them apart; a single one only when the message does not already say it.
       const issues = error instanceof ServiceError ? (error.fieldIssues ?? []) : [];
       const [only] = issues;
-      const saidAlready = issues.length === 1 && only !== undefined && error.message.includes(`${only.field} ${only.message}`);
+      // Said already when the line names the field and holds its message, however it words them ("webhookUrl is refused: <reason>").
+      const saidAlready = issues.length === 1 && only !== undefined && error.message.includes(only.field) && error.message.includes(only.message);
       if (!saidAlready) for (const issue of issues) process.stderr.write(`  - ${issue.field}: ${issue.message}\n`);
       return exitCodeOf(error);
     }
