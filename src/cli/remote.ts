@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { invalidInput, ServiceError } from "@/errors";
+import { ERROR_CATALOGUE, type ErrorCode, invalidInput, ServiceError } from "@/errors";
 import { fetchNamed } from "./network-error";
 import { clientCredentialsGrant } from "./oidc-client";
 import { loadToken, saveToken } from "./token-store";
@@ -45,48 +45,106 @@ function commandPath(command: Command): string {
 export function remoteTarget(command: Command): { baseUrl: string } | null {
   const opts = command.optsWithGlobals<RemoteOptions>();
   const remote = opts.remote ?? process.env.AML_REMOTE;
-  return remote ? { baseUrl: remote.replace(/\/+$/, "") } : null;
+  if (!remote) return null;
+  // Checked before anything is sent: "127.0.0.1:8080" without a scheme was refused by fetch as
+  // "Cannot reach the appliance" (exit 1), and "localhost:8080" read as a URL of scheme "localhost:".
+  let url: URL | null = null;
+  try {
+    url = new URL(remote);
+  } catch {
+    url = null;
+  }
+  if (url === null || (url.protocol !== "http:" && url.protocol !== "https:") || url.host === "") {
+    const from = opts.remote !== undefined ? "--remote" : "AML_REMOTE";
+    throw invalidInput(`${from} must be the appliance's http or https URL, e.g. https://aml.bank.example or http://127.0.0.1:8080 (got ${JSON.stringify(remote)})`);
+  }
+  return { baseUrl: remote.replace(/\/+$/, "") };
+}
+
+/** The scope a renewal asks for when the saved token does not say (tokens saved before it was kept). */
+const DEFAULT_SCOPE = "aml-api roles";
+
+interface Bearer {
+  token: string;
+  /** --token / AML_TOKEN, the token `aml login` saved, or one just obtained with AML_CLIENT_SECRET. */
+  source: "given" | "saved" | "renewed";
+  /** Whether a refused token may be replaced: it was saved, and AML_CLIENT_SECRET can renew it. */
+  renewable: boolean;
 }
 
 /** A usable token: --token / AML_TOKEN, else the cached `aml login` token, renewed with AML_CLIENT_* when expired. */
-async function bearerToken(command: Command): Promise<string> {
+async function bearerToken(command: Command, refused?: string): Promise<Bearer> {
   const explicit = command.optsWithGlobals<RemoteOptions>().token ?? process.env.AML_TOKEN;
-  if (explicit) return explicit;
+  if (explicit) return { token: explicit, source: "given", renewable: false };
   const stored = loadToken();
-  if (stored && new Date(stored.expiresAt).getTime() - Date.now() > 30_000) return stored.accessToken;
   const authUrl = process.env.AML_AUTH_URL ?? stored?.authUrl;
   const clientId = process.env.AML_CLIENT_ID ?? stored?.clientId;
   const clientSecret = process.env.AML_CLIENT_SECRET;
+  const canRenew = Boolean(authUrl && clientId && clientSecret);
+  const fresh = stored !== null && stored.accessToken !== refused && new Date(stored.expiresAt).getTime() - Date.now() > 30_000;
+  if (fresh) return { token: stored.accessToken, source: "saved", renewable: canRenew };
   if (authUrl && clientId && clientSecret) {
-    const grant = await clientCredentialsGrant({ authUrl, clientId, clientSecret, scope: "aml-api roles" });
-    saveToken({ accessToken: grant.accessToken, expiresAt: grant.expiresAt.toISOString(), authUrl, clientId });
-    return grant.accessToken;
+    // The scope `aml login --scope` asked for (Entra's api://…/.default), not a fixed one.
+    const scope = stored?.scope ?? DEFAULT_SCOPE;
+    const grant = await clientCredentialsGrant({ authUrl, clientId, clientSecret, scope });
+    saveToken({ accessToken: grant.accessToken, expiresAt: grant.expiresAt.toISOString(), authUrl, clientId, scope });
+    return { token: grant.accessToken, source: "renewed", renewable: false };
   }
   // Refused before any call, like a 401 from the remote: the command needs a credential it was not given (exit 2).
   throw new ServiceError(
     "UNAUTHENTICATED",
-    stored ? "The saved token has expired: run `aml login` again." : "No token: run `aml login` first, or pass --token (or AML_TOKEN).",
+    refused !== undefined
+      ? "The appliance refused the saved token (its identity provider's keys may have changed): run `aml login` again."
+      : stored
+        ? "The saved token has expired: run `aml login` again."
+        : "No token: run `aml login` first, or pass --token (or AML_TOKEN).",
   );
 }
 
-/** Calls the admin API; a problem+json answer becomes a ServiceError with its detail and field issues. */
+/**
+ * Calls the admin API; a problem+json answer becomes a ServiceError with its detail and field issues.
+ * A saved token the appliance refuses (401) is renewed once when AML_CLIENT_SECRET allows it.
+ */
 export async function remoteCall<T>(command: Command, method: string, path: string, body?: unknown): Promise<T> {
   const target = remoteTarget(command);
   if (!target) throw new Error("remoteCall without --remote");
-  const token = await bearerToken(command);
-  const response = await fetchNamed("the appliance", `${target.baseUrl}${path}`, {
+  let bearer = await bearerToken(command);
+  let response = await send(target.baseUrl, method, path, bearer.token, body);
+  if (response.status === 401 && bearer.renewable) {
+    bearer = await bearerToken(command, bearer.token);
+    response = await send(target.baseUrl, method, path, bearer.token, body);
+  }
+  const payload = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+  if (response.status === 401 && bearer.source === "saved") {
+    // Not renewable (no AML_CLIENT_SECRET): say what to do, beside the appliance's own reason.
+    const reason = typeof payload?.detail === "string" ? `${payload.detail} ` : "";
+    throw new ServiceError("UNAUTHENTICATED", `${reason}The appliance refused the token saved by \`aml login\` (HTTP 401): run \`aml login\` again.`);
+  }
+  if (!response.ok) throw remoteRefusal(target.baseUrl, response.status, payload);
+  if (payload && typeof payload === "object" && "correlationId" in payload) delete payload.correlationId;
+  return payload as T;
+}
+
+function send(baseUrl: string, method: string, path: string, token: string, body: unknown): Promise<Response> {
+  return fetchNamed("the appliance", `${baseUrl}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     timeoutMs: 30_000,
   });
-  const payload = (await response.json().catch(() => null)) as Record<string, unknown> | null;
-  if (!response.ok) {
-    const detail = typeof payload?.detail === "string" ? payload.detail : `HTTP ${response.status}`;
-    const code = typeof payload?.code === "string" ? payload.code : "INTERNAL";
-    const fieldIssues = Array.isArray(payload?.errors) ? (payload.errors as Array<{ field: string; message: string }>) : undefined;
-    throw new ServiceError(code as ServiceError["code"], `${detail} (HTTP ${response.status})`, fieldIssues ? { fieldIssues } : {});
+}
+
+/**
+ * The appliance's problem+json as a ServiceError. An answer without one (a wrong --remote URL: an
+ * identity provider, a proxy's error page, another web server) is said to be so, keeping the class of
+ * its status: a 4xx is still a mistake in the command (exit 2), a 5xx a failure (exit 1).
+ */
+function remoteRefusal(baseUrl: string, status: number, payload: Record<string, unknown> | null): ServiceError {
+  const code = typeof payload?.code === "string" && payload.code in ERROR_CATALOGUE ? (payload.code as ErrorCode) : null;
+  if (code === null || typeof payload?.detail !== "string") {
+    const detail = `${baseUrl} answered HTTP ${status} without the appliance's problem+json: is it the appliance's address, with no path after it?`;
+    return new ServiceError(status >= 500 ? "INTERNAL" : "INVALID_INPUT", detail);
   }
-  if (payload && typeof payload === "object" && "correlationId" in payload) delete payload.correlationId;
-  return payload as T;
+  const fieldIssues = Array.isArray(payload.errors) ? (payload.errors as Array<{ field: string; message: string }>) : undefined;
+  return new ServiceError(code, `${payload.detail} (HTTP ${status})`, fieldIssues ? { fieldIssues } : {});
 }

@@ -1,15 +1,15 @@
 // `aml login` against the real IdP (client_credentials found through discovery), then
 // `aml --remote <url> …` against the real server: the CLI as an operator runs it, as a process.
 // XDG_CONFIG_HOME points at a temp dir, so the saved token never touches the real home.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { tokenFile } from "@/cli/token-store";
+import { loadToken, saveToken, tokenFile } from "@/cli/token-store";
 import type { Tenant } from "@/tenants/schemas";
 import { runCli } from "../helpers/cli";
 import { ADMIN_CLI } from "../helpers/oidc-idp";
-import { call, type OidcStack, startOidcStack } from "../oidc/harness";
+import { call, jwtPayload, type OidcStack, startOidcStack } from "../oidc/harness";
 
 let stack: OidcStack;
 let home: string;
@@ -217,6 +217,22 @@ describe("login failures", () => {
     expect(res.stderr).toStartWith("error: Cannot reach the identity provider at http://127.0.0.1:9/realms/none/.well-known/openid-configuration: connection refused");
   });
 
+  test.each([["127.0.0.1:8080"], ["localhost:8080"], ["http://[bad"], ["ftp://aml.example"]])(
+    "--remote %p, not an http(s) URL, is a mistake in the command: exit 2, before any call",
+    async (value) => {
+      const res = await runCli(["--remote", value, "--token", "any", "tenant", "list"], { dataDir, env: { XDG_CONFIG_HOME: join(home, "xdg-bad-url") } });
+      expect(res.code).toBe(2);
+      expect(res.stderr).toBe(`error: --remote must be the appliance's http or https URL, e.g. https://aml.bank.example or http://127.0.0.1:8080 (got ${JSON.stringify(value)})\n`);
+    },
+  );
+
+  test("a --remote that is not the appliance (here the identity provider) is named, exit 2 for its 4xx", async () => {
+    const wrong = `${stack.idp.issuer}/some/prefix`;
+    const res = await runCli(["--remote", wrong, "--token", "any", "tenant", "list"], { dataDir, env: { XDG_CONFIG_HOME: join(home, "xdg-wrong-remote") } });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(new RegExp(`^error: ${wrong.replaceAll(/[.*+?^${}()|[\]\\/]/g, "\\$&")} answered HTTP 4\\d\\d without the appliance's problem\\+json: is it the appliance's address, with no path after it\\?\\n$`));
+  });
+
   test("an unreachable appliance: one line naming the URL and the cause, exit 1", async () => {
     const res = await runCli(["--remote", "http://127.0.0.1:9", "--token", "any", "tenant", "list"], { dataDir, env: { XDG_CONFIG_HOME: join(home, "xdg-unreachable") } });
     expect(res.code).toBe(1);
@@ -255,6 +271,63 @@ describe("the saved token", () => {
     const res = await runCli(["--remote", stack.server.url, "tenant", "list"], { dataDir, env: { XDG_CONFIG_HOME: xdg } });
     expect(res.code).toBe(2);
     expect(res.stderr).toBe("error: The saved token has expired: run `aml login` again.\n");
+  });
+
+  test("the scope `aml login --scope` asked for is kept and asked again on renewal (Entra needs its own)", async () => {
+    const xdg = join(home, "xdg-scope");
+    const login = await runCli(["login", "--auth-url", stack.idp.issuer, "--client-id", ADMIN_CLI.clientId, "--scope", "aml-api"], {
+      dataDir,
+      env: { XDG_CONFIG_HOME: xdg, AML_CLIENT_SECRET: ADMIN_CLI.clientSecret },
+    });
+    expect(login.code).toBe(0);
+    const path = join(xdg, "aml", "token.json");
+    const saved = JSON.parse(readFileSync(path, "utf8")) as { accessToken: string; expiresAt: string; scope: string };
+    expect(saved.scope).toBe("aml-api");
+    expect(jwtPayload(saved.accessToken).scope).toBe("aml-api");
+    writeFileSync(path, JSON.stringify({ ...saved, expiresAt: new Date(Date.now() - 60_000).toISOString() }), { mode: 0o600 });
+    const res = await runCli(["--remote", stack.server.url, "--json", "tenant", "list"], { dataDir, env: { XDG_CONFIG_HOME: xdg, AML_CLIENT_SECRET: ADMIN_CLI.clientSecret } });
+    expect(res.code).toBe(0);
+    const renewed = JSON.parse(readFileSync(path, "utf8")) as { accessToken: string; scope: string };
+    expect(renewed.accessToken).not.toBe(saved.accessToken);
+    expect(renewed.scope).toBe("aml-api");
+    expect(jwtPayload(renewed.accessToken).scope).toBe("aml-api");
+  });
+
+  test("a saved token the appliance refuses before it expires: renewed once with AML_CLIENT_SECRET; without it, told to log in again", async () => {
+    const xdg = join(home, "xdg-refused");
+    const path = join(xdg, "aml", "token.json");
+    mkdirSync(join(xdg, "aml"), { recursive: true });
+    // Not expired on this side, refused on the other (the IdP's keys changed, or the token was revoked).
+    const refused = { accessToken: "refused.jwt.token", expiresAt: new Date(Date.now() + 3_600_000).toISOString(), authUrl: stack.idp.issuer, clientId: ADMIN_CLI.clientId };
+    writeFileSync(path, JSON.stringify(refused), { mode: 0o600 });
+    const hint = await runCli(["--remote", stack.server.url, "tenant", "list"], { dataDir, env: { XDG_CONFIG_HOME: xdg } });
+    expect(hint.code).toBe(2);
+    expect(hint.stderr.trim().split("\n")).toHaveLength(1);
+    expect(hint.stderr).toContain("The appliance refused the token saved by `aml login` (HTTP 401): run `aml login` again.");
+
+    const renewed = await runCli(["--remote", stack.server.url, "--json", "tenant", "list"], { dataDir, env: { XDG_CONFIG_HOME: xdg, AML_CLIENT_SECRET: ADMIN_CLI.clientSecret } });
+    expect(renewed.stderr).toBe("");
+    expect(renewed.code).toBe(0);
+    expect((JSON.parse(renewed.stdout) as Tenant[]).map((t) => t.slug)).toContain(stack.seed.slug);
+    expect((JSON.parse(readFileSync(path, "utf8")) as { accessToken: string }).accessToken).not.toBe("refused.jwt.token");
+  });
+
+  test("saving makes the folder 0700 and replaces a symlink at token.json rather than writing through it", () => {
+    const xdg = join(home, "xdg-store");
+    const folder = join(xdg, "aml");
+    mkdirSync(folder, { recursive: true, mode: 0o755 });
+    chmodSync(folder, 0o755);
+    const elsewhere = join(home, "elsewhere.json");
+    writeFileSync(elsewhere, "untouched");
+    symlinkSync(elsewhere, join(folder, "token.json"));
+    const token = { accessToken: "a.b.c", expiresAt: new Date().toISOString(), authUrl: "http://idp", clientId: "c", scope: "aml-api roles" };
+    saveToken(token, join(folder, "token.json"));
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    expect(lstatSync(join(folder, "token.json")).isSymbolicLink()).toBe(false);
+    expect(statSync(join(folder, "token.json")).mode & 0o777).toBe(0o600);
+    expect(readFileSync(elsewhere, "utf8")).toBe("untouched");
+    expect(loadToken(join(folder, "token.json"))).toEqual(token);
+    expect(readdirSync(folder)).toEqual(["token.json"]);
   });
 
   test("location follows XDG: an empty or relative XDG_CONFIG_HOME falls back to ~/.config, never the working directory", () => {

@@ -17,7 +17,7 @@ export function registerLogin(program: Command): void {
     .option("--auth-url <url>", "identity provider issuer URL (env AML_AUTH_URL)")
     .option("--client-id <id>", "confidential client id, e.g. aml-admin-cli (env AML_CLIENT_ID)")
     .option("--client-secret <secret>", "client secret (env AML_CLIENT_SECRET; prefer the env variable)")
-    .option("--scope <scope>", "scope to request", "aml-api roles")
+    .option("--scope <scope>", "scope to request, kept with the token and asked again when AML_CLIENT_SECRET renews it (Entra: api://<app id>/.default)", "aml-api roles")
     .action(async (options: LoginOptions, command: Command) => {
       const authUrl = options.authUrl ?? process.env.AML_AUTH_URL;
       const clientId = options.clientId ?? process.env.AML_CLIENT_ID;
@@ -31,7 +31,7 @@ export function registerLogin(program: Command): void {
         throw invalidInput(`login needs ${listed(missing.map(([, flag]) => flag))} (or ${listed(missing.map(([, , env]) => env))})`);
       }
       const grant = await clientCredentialsGrant({ authUrl, clientId, clientSecret, scope: options.scope });
-      saveToken({ accessToken: grant.accessToken, expiresAt: grant.expiresAt.toISOString(), authUrl, clientId });
+      saveToken({ accessToken: grant.accessToken, expiresAt: grant.expiresAt.toISOString(), authUrl, clientId, scope: options.scope });
       const json = command.optsWithGlobals<{ json?: boolean }>().json === true;
       const summary = { tokenFile: tokenFile(), clientId, expiresAt: grant.expiresAt.toISOString() };
       console.log(json ? JSON.stringify(summary, null, 2) : `logged in as ${clientId}; token saved to ${summary.tokenFile} (expires ${summary.expiresAt})`);
