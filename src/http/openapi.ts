@@ -310,6 +310,17 @@ function mergeParameters(...lists: ReadonlyArray<readonly unknown[] | undefined>
   return out;
 }
 
+/**
+ * A generated parameter keeps its zod description in its schema only, and Swagger UI shows a
+ * parameter's own description: every path id and query filter read blank in the explorer. The
+ * schema's description is given to the parameter too (a new object: route details stay as they are).
+ */
+function describedParameter(parameter: unknown): unknown {
+  if (parameter === null || typeof parameter !== "object" || "$ref" in parameter || "description" in parameter) return parameter;
+  const description = (parameter as { schema?: { description?: unknown } }).schema?.description;
+  return typeof description === "string" ? { ...parameter, description } : parameter;
+}
+
 function collectComponents(node: unknown, into: Record<string, unknown>, seen: Set<unknown>): void {
   if (node === null || typeof node !== "object" || seen.has(node)) return;
   seen.add(node);
@@ -348,7 +359,7 @@ export function finishDocument(doc: OpenApiDocument, routes: readonly RouteLike[
   for (const item of Object.values(doc.paths)) {
     for (const [method, operation] of Object.entries(item)) {
       if (!METHODS.has(method)) continue;
-      operation.parameters = mergeParameters(operation.parameters, [PARAMETERS.correlationId]);
+      operation.parameters = mergeParameters(operation.parameters, [PARAMETERS.correlationId]).map(describedParameter);
       if (!operation.responses) continue;
       const responses: Record<string, unknown> = {};
       for (const [status, response] of Object.entries(operation.responses)) {

@@ -27,6 +27,7 @@ interface Response {
   content?: Media;
 }
 interface Operation {
+  description?: string;
   security?: unknown[];
   parameters?: Array<{ $ref?: string; name?: string; in?: string }>;
   requestBody?: { required?: boolean; content: Media };
@@ -173,6 +174,19 @@ test("every operation declares its responses, each a shared problem or a body wi
         const media = Object.entries(response.content ?? {});
         expect({ where, status, media: media.length > 0 && Boolean(response.description) }).toEqual({ where, status, media: true });
         for (const [type, { schema }] of media) expect({ where, status, type, schema: schema !== undefined }).toEqual({ where, status, type, schema: true });
+      }
+    }
+  }
+});
+
+test("every operation has a description, and every parameter one of its own (the explorer shows the parameter's, not its schema's)", () => {
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      const where = `${method} ${path}`;
+      expect({ where, described: typeof operation.description === "string" && operation.description.length > 0 }).toEqual({ where, described: true });
+      for (const parameter of operation.parameters ?? []) {
+        const resolved = resolve(parameter) as { name?: string; description?: string };
+        expect({ where, parameter: resolved.name, described: Boolean(resolved.description) }).toEqual({ where, parameter: resolved.name, described: true });
       }
     }
   }

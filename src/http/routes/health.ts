@@ -38,6 +38,8 @@ export function healthRoutes(deps: HttpDeps) {
     .get("/healthz", () => ({ status: "ok" }), {
       detail: {
         summary: "Liveness: the process is up",
+        description:
+          "200 while the process answers HTTP, from the moment it listens (storage may still be migrating). Says nothing about storage, the disk or watchlists: see /readyz. No credential; for a service manager's liveness probe.",
         tags: ["Health"],
         responses: {
           200: jsonResponse("The process is up (answered while storage is still migrating too)", LIVENESS_SCHEMA),

@@ -27,7 +27,7 @@ export function problemRoutes() {
       return { type: `/problems/${params.slug}`, code, title: entry.title, status: entry.status };
     },
     {
-      params: t.Object({ slug: t.String() }),
+      params: t.Object({ slug: t.String({ description: "The problem type's slug, as in the type URI of a problem+json answer, e.g. validation-failed" }) }),
       detail: {
         summary: "Describe a problem type",
         description: "The `type` of every problem body points here. No credential. No query parameters are read.",
