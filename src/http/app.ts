@@ -290,7 +290,6 @@ function zodSchemaOf(validator: unknown): SafeParser | null {
   return null;
 }
 
-/** Re-runs the route's zod schema on the rejected value to report every offending field by name. */
 /**
  * A parameter given twice (`status=dead&status=pending`) arrives as a list, and its schema's own
  * message ("must be one of pending, …") would tell the caller the values were wrong when each was
@@ -307,6 +306,7 @@ function repeatedParameters(issues: readonly FieldIssue[], query: unknown): Fiel
   return out;
 }
 
+/** Re-runs the route's zod schema on the rejected value to report every offending field by name. */
 function validationError(error: ElysiaError): ServiceError {
   const where = error.type ?? "request";
   const schema = zodSchemaOf(error.validator);

@@ -154,7 +154,7 @@ export function listRoutes<Index>(deps: HttpDeps, runtime: () => WatchlistRuntim
             ...problemResponses([400, 401, 403, 406, 409, 413, 415], {
               400: "No file in the upload, a body that is not a valid multipart form (INVALID_INPUT), a file that fails to parse (named, with where it broke; nothing changes), editions of one list with different publication days (editionConflicts names them; nothing changes) or an unknown query parameter.",
               403: "The credential is an API key, or a bearer token without the admin role.",
-              409: "Another import is running (Retry-After: the seconds until its lock would lapse, were it to stop; an import whose process ended on this host is taken over at once); a source would lose more than the allowed share of its serving entities or names (removals names it; nothing was published); or a source's import is an older edition than its serving version (olderEditions names it; nothing was published).",
+              409: "Another import is running (Retry-After: the seconds until its lock would lapse, were it to stop; an import whose process ended on this host is taken over at once); a source would lose more than the allowed share of its serving entities or names, or would leave out one of the lists it serves (removals names it, with listsLost for a list left out; nothing was published); or a source's import is an older edition than its serving version (olderEditions names it; nothing was published).",
               413: "The upload is over maxUploadBytes.",
               415: "UNSUPPORTED_MEDIA_TYPE: the body is not multipart/form-data. Refused before anything is imported.",
             }),

@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { ServiceError } from "@/errors";
@@ -91,6 +91,8 @@ test("an import killed mid-way does not block the next one: its lock names a pro
   const held = lock as unknown as Record<string, unknown>;
   expect(held.pid).toBe(killed.pid);
   expect(held.host).toBe(hostname());
+  expect(held.pidNamespace).toBe(readlinkSync("/proc/self/ns/pid"));
+  expect(held.bootId).toBe(readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim());
   expect(new Date(String(held.expiresAt)).getTime()).toBeGreaterThan(Date.now() + 30_000);
 
   const next = await runCli(["lists", "import", join(SHARED, "un", "consolidated.xml")], { dataDir: dir });
@@ -115,13 +117,19 @@ test("a live holder is named, with when its lock lapses; the CLI exits 1, since 
   expect(readLock(dir)?.owner).toBe("other");
 });
 
-test("a lock held on another host, or without a process id, waits for its lease; the refusal says how long", async () => {
+test("a lock held on another host, PID namespace or boot, or without a process id, waits for its lease; the refusal says how long", async () => {
   const db = openDb(":memory:");
   const files = fixtureFiles(["consolidated.xml"], join(SHARED, "un"));
   const refusal = async () => importListFiles(db, files, meta).then(() => null, (error: unknown) => error);
+  const here = { pidNamespace: readlinkSync("/proc/self/ns/pid"), bootId: readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() };
   for (const holder of [
-    { host: "another-host", pid: await endedPid() },
+    { host: "another-host", pid: await endedPid(), ...here },
     { host: hostname() },
+    // This host's name, but a process table this one cannot see (a container given the host's name,
+    // `unshare`), or an earlier boot: its pid says nothing here.
+    { host: hostname(), pid: await endedPid(), pidNamespace: "pid:[1]", bootId: here.bootId },
+    { host: hostname(), pid: await endedPid(), pidNamespace: here.pidNamespace, bootId: "an-earlier-boot" },
+    { host: hostname(), pid: await endedPid() },
   ]) {
     db.sqlite.run("INSERT INTO app_meta (key, value) VALUES ('lists.import.lock', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [
       JSON.stringify({ owner: "other", holder: "admin:bob", expiresAt: inAMinute(), ...holder }),

@@ -1,3 +1,4 @@
+import { readFileSync, readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import { ServiceError } from "@/errors";
 import { newId } from "@/lib/ids";
@@ -14,6 +15,12 @@ interface LockValue {
   host?: string;
   pid?: number;
   startedAt?: string;
+  /**
+   * The holder's PID namespace and the host's boot, as Linux names them: a pid means the same process
+   * only within one namespace (a container with the host's name, or `unshare`, has its own) and one boot.
+   */
+  pidNamespace?: string;
+  bootId?: string;
 }
 
 /**
@@ -105,12 +112,16 @@ function acquire(db: Db, owner: string, holder: string, startedAt: string): void
 /**
  * Whether the holder's process is known to have ended: it ran on this host and no process has its
  * id. An import killed (kill -9, a power cut, Ctrl-C of a server mid-import) then does not block the
- * next one for the rest of its lease. Anything unsure (another host, a process id in use again, an
- * older lock without one) waits for the lease; and were a live holder ever taken for gone (another
- * PID namespace on a shared folder), its fencing checks stop it before it writes again.
+ * next one for the rest of its lease. Anything unsure (another host, another PID namespace or boot,
+ * a process id in use again, an older lock without these) waits for the lease; and were a live holder
+ * ever taken for gone, its fencing checks stop it before it writes again.
  */
 function holderIsGone(lock: LockValue): boolean {
   if (lock.host !== hostname() || typeof lock.pid !== "number" || lock.pid === process.pid) return false;
+  // The same host name is not the same process table: only a pid of this namespace, this boot, can be looked up.
+  const here = processScope();
+  if (here.pidNamespace === undefined || here.bootId === undefined) return false;
+  if (lock.pidNamespace !== here.pidNamespace || lock.bootId !== here.bootId) return false;
   try {
     process.kill(lock.pid, 0);
     return false;
@@ -136,5 +147,19 @@ function clockTime(iso: string): string {
 }
 
 function serialise(value: LockValue): string {
-  return JSON.stringify({ ...value, host: hostname(), pid: process.pid });
+  return JSON.stringify({ ...value, host: hostname(), pid: process.pid, ...processScope() });
+}
+
+/** This process's PID namespace and the host's boot id; absent where /proc does not give them (then no takeover). */
+function processScope(): Pick<LockValue, "pidNamespace" | "bootId"> {
+  const read = (get: () => string) => {
+    try {
+      return get().trim() || undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const pidNamespace = read(() => readlinkSync("/proc/self/ns/pid"));
+  const bootId = read(() => readFileSync("/proc/sys/kernel/random/boot_id", "utf8"));
+  return { ...(pidNamespace ? { pidNamespace } : {}), ...(bootId ? { bootId } : {}) };
 }
