@@ -61,7 +61,8 @@ export interface MassRemoval {
 /** A list of the serving version (its files, and how many records it held) that an import no longer holds. */
 export interface LostList {
   files: string[];
-  records: number;
+  /** Absent for a version imported before versions kept their lists (it was not counted then). */
+  records?: number;
 }
 
 /**
@@ -97,7 +98,7 @@ function sourceHint(r: MassRemoval): string | undefined {
 function describeRemoval(r: MassRemoval): string {
   const lost = (n: number, of: number, what: string) => `${n.toLocaleString("en-US")} of its ${of.toLocaleString("en-US")} serving ${what} (${percent(n / of)})`;
   const names = isMassRemoval(r.namesLost, r.previousNames) ? ` and ${lost(r.namesLost, r.previousNames, "names")}` : "";
-  const left = (r.listsLost ?? []).map((l) => `${l.files.join(" + ")} (${l.records.toLocaleString("en-US")} records)`);
+  const left = (r.listsLost ?? []).map((l) => `${l.files.join(" + ")}${l.records === undefined ? "" : ` (${l.records.toLocaleString("en-US")} records)`}`);
   const lists = left.length === 0 ? "" : `: this import leaves out the list${left.length > 1 ? "s" : ""} it serves from ${left.join(" and ")}`;
   const counts = `${r.source} would lose ${lost(r.removed, r.previous, "entities")}${names}${lists}`;
   const switched = r.format !== undefined && r.previousFormat !== undefined && r.format !== r.previousFormat;

@@ -105,6 +105,22 @@ describe("importListFiles", () => {
     expect((await importListFiles(db, sdnSet(), meta)).results[0]!.status).toBe("unchanged");
   });
 
+  test("over a version imported before versions kept their lists, the non-SDN list left out is told by OFAC's file names", async () => {
+    db = openDb(":memory:");
+    const both = await importListFiles(db, bothSets(), meta);
+    // What a data folder upgraded from before migration 0013 holds: the serving version has no lists.
+    db.sqlite.run("DROP TRIGGER list_versions_immutable");
+    db.sqlite.run("UPDATE list_versions SET lists = NULL WHERE id = ?", [both.results[0]!.version.id]);
+    const error = await importListFiles(db, sdnSet(), meta).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MassRemovalError);
+    expect((error as MassRemovalError).removals[0]?.listsLost).toEqual([{ files: CONS_SET }]);
+    expect((error as Error).message).toContain(`this import leaves out the list it serves from ${CONS_SET.join(" + ")}.`);
+    // With the non-SDN list under one of OFAC's names, in another format here, it is no list left out.
+    const again = await importListFiles(db, [...sdnSet(), read("consolidated.xml")], meta);
+    expect(again.results[0]!.status).toBe("imported");
+    expect(again.results[0]!.version.warnings.join("\n")).not.toContain("allowMassRemoval");
+  });
+
   test("both lists again, or the non-SDN list in another format, are no list left out", async () => {
     db = openDb(":memory:");
     await importListFiles(db, bothSets(), meta);

@@ -173,7 +173,7 @@ function refuseRegression(
     overridden.push(`published with allowOlderEdition: this edition is dated ${publishedAt}, before the version it replaced (${servingPublishedAt})`);
   }
   const namesLost = previous.name_count - built.nameCount;
-  const listsLost = lostLists(item, previous);
+  const listsLost = lostLists(item, previous, built.removed);
   if (isMassRemoval(built.removed, previous.entity_count) || isMassRemoval(namesLost, previous.name_count) || listsLost.length > 0) {
     if (!options.allowMassRemoval) {
       throw new MassRemovalError([
@@ -190,7 +190,7 @@ function refuseRegression(
       ]);
     }
     const count = (n: number) => n.toLocaleString("en-US");
-    const lists = listsLost.map((l) => `, leaving out the list read from ${l.files.join(" + ")} (${count(l.records)} records)`).join("");
+    const lists = listsLost.map((l) => `, leaving out the list read from ${l.files.join(" + ")}${l.records === undefined ? "" : ` (${count(l.records)} records)`}`).join("");
     overridden.push(
       `published with allowMassRemoval: ${count(built.removed)} of ${count(previous.entity_count)} entities removed, ${count(Math.max(namesLost, 0))} of ${count(previous.name_count)} names lost${lists}`,
     );
@@ -205,14 +205,33 @@ function refuseRegression(
  * share the mass-removal guard allows, and every party listed only on the other list would screen
  * as Clear. Lists under MASS_REMOVAL_FLOOR records may go, as a few entities always may.
  */
-function lostLists(item: SourceImport, previous: VersionRow): LostList[] {
-  if (previous.lists === null || !Array.isArray(item.entities)) return [];
+function lostLists(item: SourceImport, previous: VersionRow, removed: number): LostList[] {
+  if (!Array.isArray(item.entities)) return [];
+  if (previous.lists === null) return legacyListsLost(item, previous, removed);
   const serving = JSON.parse(previous.lists) as ListPart[];
   if (serving.length < 2) return [];
   const held = new Set((item.entities as readonly WatchlistEntity[]).map((e) => e.externalId));
   return serving
     .filter((list) => list.records >= MASS_REMOVAL_FLOOR && list.sampleIds.filter((id) => held.has(id)).length * 10 < list.sampleIds.length)
     .map((list) => ({ files: list.files, records: list.records }));
+}
+
+/** OFAC's consolidated (non-SDN) list in each of its formats, by the names OFAC publishes it under. */
+const OFAC_NON_SDN_FILE = /^(cons_[a-z_]+\.csv|consolidated\.xml|cons_advanced\.xml)$/i;
+
+/**
+ * For a serving version imported before versions kept their lists (migration 0013): the first
+ * import after an upgrade would otherwise be checked by the counts only, and the list it left out
+ * then forgotten for good. OFAC's non-SDN list is told by the file names the serving version was
+ * read from, as OFAC publishes them; an import with none of them that removes at least
+ * MASS_REMOVAL_FLOOR entities left it out. Its record count was not kept, so none is given.
+ */
+function legacyListsLost(item: SourceImport, previous: VersionRow, removed: number): LostList[] {
+  if (item.source !== "OFAC" || removed < MASS_REMOVAL_FLOOR) return [];
+  const base = (name: string) => name.split(/[\\/]/).pop() ?? name;
+  const served = (JSON.parse(previous.files) as Array<{ name: string }>).map((f) => f.name).filter((name) => OFAC_NON_SDN_FILE.test(base(name)));
+  if (served.length === 0 || item.files.some((f) => OFAC_NON_SDN_FILE.test(base(f.name)))) return [];
+  return [{ files: served }];
 }
 
 /** How far ahead of this appliance's clock a publication date may be: time zones, and a clock a little slow. */
