@@ -44,20 +44,33 @@ export function parseSubjectFile(text: string, format: SubjectFileFormat): { row
   if (!hasNameColumns(headers)) {
     throw new ServiceError("INVALID_INPUT", "The CSV needs a fullName or name column, or First Name and Last Name columns.");
   }
-  // A quote never closed swallows every line after it into one cell: the subjects on those lines
-  // would go unscreened while the count said "screened 0 of 1". Papaparse's row for it is off by one,
-  // so the line is counted from where the quote opened.
-  const unclosed = parsed.errors.find((e) => e.code === "MissingQuotes");
-  if (unclosed) {
-    const line = body.slice(0, unclosed.index ?? 0).split("\n").length;
+  // A quote never closed, or closed and then followed by more text ("Boris"x), swallows the lines
+  // after it into one cell: the subjects on them would go unscreened while the count said "screened
+  // 0 of 1". Papaparse's row for these is off by one, so the line is counted from the quote's place.
+  const badQuote = parsed.errors.find((e) => e.code === "MissingQuotes" || e.code === "InvalidQuotes");
+  if (badQuote) {
+    const line = body.slice(0, badQuote.index ?? 0).split("\n").length;
+    const what = badQuote.code === "MissingQuotes" ? `a quoted field that is never closed, opened on line ${line}` : `a quoted field with text after its closing quote, on line ${line}`;
     throw new ServiceError(
       "INVALID_INPUT",
-      `The CSV has a quoted field that is never closed, opened on line ${line}: every line after it would be read as part of that one cell, so nothing was screened. Close the quote (a quote inside a quoted field is written twice: "")`,
+      `The CSV has ${what}: the lines after it would be read as part of that one cell, so nothing was screened. Quote the whole value, and write a quote inside it twice ("")`,
     );
   }
   const warnings = unknownColumns(headers).map((h) => `column "${h}" is not a subject field and is ignored`);
-  // A file of one column has no delimiter to detect, and is read as it should be.
-  const problems = parsed.errors.filter((e) => e.code !== "UndetectableDelimiter");
+  // A row with more fields than the header lost some of them ("Putin, Vladimir" unquoted in a file of
+  // one column is read as "Putin"): screened, a truncated name could come back Clear, so the row is
+  // refused. Fewer fields only leave trailing columns empty, and a file of one column has no
+  // delimiter to detect: neither changes what is read, and only the first is worth a warning.
+  const tooMany = new Map<number, string>();
+  for (const error of parsed.errors) {
+    if (error.code === "TooManyFields" && error.row !== undefined) tooMany.set(error.row, error.message);
+  }
+  const problems = parsed.errors.filter((e) => e.code !== "UndetectableDelimiter" && e.code !== "TooManyFields");
   for (const error of problems.slice(0, 20)) warnings.push(`CSV row ${(error.row ?? 0) + 1}: ${error.message}`);
-  return { rows: parsed.data.map((record, i) => ({ line: i + 1, input: subjectFromColumns(record) })), warnings };
+  const rows = parsed.data.map((record, i): SubjectFileRow => {
+    const extra = tooMany.get(i);
+    if (extra === undefined) return { line: i + 1, input: subjectFromColumns(record) };
+    return { line: i + 1, input: new Error(`CSV row ${i + 1} has more fields than the header (${extra}): quote a value that holds a comma ("Putin, Vladimir")`) };
+  });
+  return { rows, warnings };
 }

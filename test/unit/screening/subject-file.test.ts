@@ -44,9 +44,19 @@ describe("parseSubjectFile, CSV", () => {
     expect(() => parseSubjectFile('fullName,userReference\nAda Example,c1\nBob Roe,"c2\nCy Doe,c3\n', "csv")).toThrow("opened on line 3");
   });
 
-  test("rows with too many or too few fields are still named as data rows", () => {
-    const { rows, warnings } = parseSubjectFile("fullName,userReference\nAda Example,c1,x\nBob Roe\n", "csv");
-    expect(rows).toHaveLength(2);
-    expect(warnings).toEqual(["CSV row 1: Too many fields: expected 2 fields but parsed 3", "CSV row 2: Too few fields: expected 2 fields but parsed 1"]);
+  test("a quote closed and then followed by text is refused too: it swallows the lines after it", () => {
+    expect(() => parseSubjectFile('fullName,dateOfBirth\n"Boris"x,1961\nVladimir Putin,1952\n"Kim Jong Un",1984\n', "csv")).toThrow(
+      "The CSV has a quoted field with text after its closing quote, on line 2",
+    );
+  });
+
+  test("a row with more fields than the header is refused, not screened as a truncated name; fewer fields only warn", () => {
+    const { rows, warnings } = parseSubjectFile("fullName\nPutin, Vladimir\nAda Example\n", "csv");
+    expect(messageOf(rows[0])).toBe('CSV row 1 has more fields than the header (Too many fields: expected 1 fields but parsed 2): quote a value that holds a comma ("Putin, Vladimir")');
+    expect(rows[1]?.input).toEqual(expect.objectContaining({ fullName: "Ada Example" }));
+    const fewer = parseSubjectFile("fullName,userReference\nBob Roe\n", "csv");
+    expect(fewer.rows[0]?.input).toEqual(expect.objectContaining({ fullName: "Bob Roe" }));
+    expect(fewer.warnings).toEqual(["CSV row 1: Too few fields: expected 2 fields but parsed 1"]);
+    expect(warnings).toEqual([]);
   });
 });
