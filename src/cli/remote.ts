@@ -84,8 +84,10 @@ async function bearerToken(command: Command, refused?: string): Promise<Bearer> 
   const fresh = stored !== null && stored.accessToken !== refused && new Date(stored.expiresAt).getTime() - Date.now() > 30_000;
   if (fresh) return { token: stored.accessToken, source: "saved", renewable: canRenew };
   if (authUrl && clientId && clientSecret) {
-    // The scope `aml login --scope` asked for (Entra's api://…/.default), not a fixed one.
-    const scope = stored?.scope ?? DEFAULT_SCOPE;
+    // The scope `aml login --scope` asked for (Entra's api://…/.default), not a fixed one; only of the
+    // same provider and client: AML_AUTH_URL or AML_CLIENT_ID naming another gets the default.
+    const sameLogin = stored !== null && stored.authUrl === authUrl && stored.clientId === clientId;
+    const scope = (sameLogin ? stored.scope : undefined) ?? DEFAULT_SCOPE;
     const grant = await clientCredentialsGrant({ authUrl, clientId, clientSecret, scope });
     saveToken({ accessToken: grant.accessToken, expiresAt: grant.expiresAt.toISOString(), authUrl, clientId, scope });
     return { token: grant.accessToken, source: "renewed", renewable: false };
@@ -121,7 +123,9 @@ export async function remoteCall<T>(command: Command, method: string, path: stri
     throw new ServiceError("UNAUTHENTICATED", `${reason}The appliance refused the token saved by \`aml login\` (HTTP 401): run \`aml login\` again.`);
   }
   if (!response.ok) throw remoteRefusal(target.baseUrl, response.status, payload);
-  if (payload && typeof payload === "object" && "correlationId" in payload) delete payload.correlationId;
+  // A 200 that is no JSON object (a web page at a wrong --remote) would fail later as a TypeError.
+  if (payload === null || typeof payload !== "object") throw remoteRefusal(target.baseUrl, response.status, null);
+  if ("correlationId" in payload) delete payload.correlationId;
   return payload as T;
 }
 
@@ -142,7 +146,9 @@ function send(baseUrl: string, method: string, path: string, token: string, body
 function remoteRefusal(baseUrl: string, status: number, payload: Record<string, unknown> | null): ServiceError {
   const code = typeof payload?.code === "string" && payload.code in ERROR_CATALOGUE ? (payload.code as ErrorCode) : null;
   if (code === null || typeof payload?.detail !== "string") {
-    const detail = `${baseUrl} answered HTTP ${status} without the appliance's problem+json: is it the appliance's address, with no path after it?`;
+    const what = status < 400 ? "with no JSON object" : "without the appliance's problem+json";
+    const detail = `${baseUrl} answered HTTP ${status} ${what}: is it the appliance's address, with no path after it?`;
+    // A wrong address is the command's mistake (exit 2), whatever it answered, unless the server failed.
     return new ServiceError(status >= 500 ? "INTERNAL" : "INVALID_INPUT", detail);
   }
   const fieldIssues = Array.isArray(payload.errors) ? (payload.errors as Array<{ field: string; message: string }>) : undefined;

@@ -233,6 +233,18 @@ describe("login failures", () => {
     expect(res.stderr).toMatch(new RegExp(`^error: ${wrong.replaceAll(/[.*+?^${}()|[\]\\/]/g, "\\$&")} answered HTTP 4\\d\\d without the appliance's problem\\+json: is it the appliance's address, with no path after it\\?\\n$`));
   });
 
+  test("a --remote that answers 200 with a web page is named too, exit 2, not a TypeError", async () => {
+    const page = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("<html>login portal</html>", { headers: { "content-type": "text/html" } }) });
+    try {
+      const url = `http://127.0.0.1:${page.port}`;
+      const res = await runCli(["--remote", url, "--token", "any", "tenant", "list"], { dataDir, env: { XDG_CONFIG_HOME: join(home, "xdg-web-page") } });
+      expect(res.code).toBe(2);
+      expect(res.stderr).toBe(`error: ${url} answered HTTP 200 with no JSON object: is it the appliance's address, with no path after it?\n`);
+    } finally {
+      page.stop(true);
+    }
+  });
+
   test("an unreachable appliance: one line naming the URL and the cause, exit 1", async () => {
     const res = await runCli(["--remote", "http://127.0.0.1:9", "--token", "any", "tenant", "list"], { dataDir, env: { XDG_CONFIG_HOME: join(home, "xdg-unreachable") } });
     expect(res.code).toBe(1);
@@ -291,6 +303,21 @@ describe("the saved token", () => {
     expect(renewed.accessToken).not.toBe(saved.accessToken);
     expect(renewed.scope).toBe("aml-api");
     expect(jwtPayload(renewed.accessToken).scope).toBe("aml-api");
+  });
+
+  test("the saved scope is asked again only of the same provider and client: another client gets the default", async () => {
+    const xdg = join(home, "xdg-scope-other");
+    const path = join(xdg, "aml", "token.json");
+    mkdirSync(join(xdg, "aml"), { recursive: true });
+    const expired = { accessToken: "x.y.z", expiresAt: new Date(Date.now() - 60_000).toISOString(), authUrl: stack.idp.issuer, clientId: ADMIN_CLI.clientId, scope: "aml-api" };
+    writeFileSync(path, JSON.stringify(expired), { mode: 0o600 });
+    await runCli(["--remote", stack.server.url, "tenant", "list"], {
+      dataDir,
+      env: { XDG_CONFIG_HOME: xdg, AML_CLIENT_ID: "analyst-cli", AML_CLIENT_SECRET: "analyst-cli-secret" },
+    });
+    const renewed = JSON.parse(readFileSync(path, "utf8")) as { accessToken: string; clientId: string; scope: string };
+    expect(renewed).toMatchObject({ clientId: "analyst-cli", scope: "aml-api roles" });
+    expect(jwtPayload(renewed.accessToken).scope).toBe("aml-api roles");
   });
 
   test("a saved token the appliance refuses before it expires: renewed once with AML_CLIENT_SECRET; without it, told to log in again", async () => {
