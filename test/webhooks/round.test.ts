@@ -30,6 +30,20 @@ async function receiverBehindName(ctx: AppContext, seen: (input: string | URL | 
   return { receiver, tenant, port, toLoopback };
 }
 
+/** A fetch that answers 204 to every POST and counts them: for tests where no POST may go out. */
+function countingReceiver(): { fetch: FetchFn; readonly posts: number } {
+  let posts = 0;
+  return {
+    fetch: () => {
+      posts++;
+      return Promise.resolve(new Response(null, { status: 204 }));
+    },
+    get posts() {
+      return posts;
+    },
+  };
+}
+
 describe("a dispatcher claim", () => {
   test("resolves and checks each tenant's receiver once per claim, not once per delivery", async () => {
     const ctx = memoryContext();
@@ -70,19 +84,12 @@ describe("a dispatcher claim", () => {
       resolutions++;
       return [{ address: "10.0.0.7" }];
     };
-    let posts = 0;
-    const round = dispatcherRounds(ctx, {
-      retryDelayMs: 60_000,
-      fetch: () => {
-        posts++;
-        return Promise.resolve(new Response(null, { status: 204 }));
-      },
-      lookup,
-    });
+    const receiver = countingReceiver();
+    const round = dispatcherRounds(ctx, { retryDelayMs: 60_000, fetch: receiver.fetch, lookup });
     enqueueEvents(ctx, tenant.tenant.id, 4);
     await round();
     expect(resolutions).toBe(1);
-    expect(posts).toBe(0);
+    expect(receiver.posts).toBe(0);
     const errors = ctx.db.sqlite.query<{ error: string }, []>("SELECT DISTINCT error FROM webhook_attempts").all();
     expect(errors).toHaveLength(1);
     expect(errors[0]?.error).toContain("refused by the webhook URL policy: host hooks.bank.example resolves to private address 10.0.0.7");
@@ -99,18 +106,11 @@ describe("a dispatcher claim", () => {
     const lookup: LookupFn = async (hostname) => {
       throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
     };
-    let posts = 0;
-    const round = dispatcherRounds(ctx, {
-      retryDelayMs: 60_000,
-      fetch: () => {
-        posts++;
-        return Promise.resolve(new Response(null, { status: 204 }));
-      },
-      lookup,
-    });
+    const receiver = countingReceiver();
+    const round = dispatcherRounds(ctx, { retryDelayMs: 60_000, fetch: receiver.fetch, lookup });
     enqueueEvents(ctx, tenant.tenant.id, 2);
     await round();
-    expect(posts).toBe(0);
+    expect(receiver.posts).toBe(0);
     const attempts = ctx.db.sqlite.query<{ error: string; url: string | null }, []>("SELECT DISTINCT error, url FROM webhook_attempts").all();
     expect(attempts).toEqual([
       {
