@@ -112,6 +112,26 @@ z.config({ customError: plainMessage });
 export const MAX_LISTED_ISSUES = 20;
 
 /**
+ * The tightest range issue of each field and side. zod's int() checks the safe-integer range beside a
+ * schema's own bound, so 1e23 for a limit of 5000 broke both, and "must be at most 9007199254740991"
+ * listed beside "must be at most 5000" only confused.
+ */
+function tightestBounds(all: readonly z.core.$ZodIssue[]): Map<string, z.core.$ZodIssue> {
+  const tightest = new Map<string, z.core.$ZodIssue>();
+  for (const issue of all) {
+    if (issue.code !== "too_big" && issue.code !== "too_small") continue;
+    const key = `${issue.code} ${issuePath(issue.path)}`;
+    const kept = tightest.get(key);
+    const tighter =
+      kept === undefined ||
+      (issue.code === "too_big" && kept.code === "too_big" && Number(issue.maximum) < Number(kept.maximum)) ||
+      (issue.code === "too_small" && kept.code === "too_small" && Number(issue.minimum) > Number(kept.minimum));
+    if (tighter) tightest.set(key, issue);
+  }
+  return tightest;
+}
+
+/**
  * The issues as {field, message}. Where a value has the wrong type, zod may still run that value's
  * other checks (an empty body is both "not an array" and "shorter than 1"); only the type problem is
  * reported for that field, since the others contradict it. At most MAX_LISTED_ISSUES are listed.
@@ -123,6 +143,7 @@ export function zodIssues(error: z.ZodError): FieldIssue[] {
     wrongType ??= new Set();
     wrongType.add(issuePath(issue.path));
   }
+  const bounds = tightestBounds(error.issues);
   const issues: FieldIssue[] = [];
   for (const issue of error.issues) {
     if (issue.code === "unrecognized_keys") {
@@ -133,6 +154,7 @@ export function zodIssues(error: z.ZodError): FieldIssue[] {
     }
     const field = issuePath(issue.path);
     if (wrongType !== null && issue.code !== "invalid_type" && wrongType.has(field)) continue;
+    if ((issue.code === "too_big" || issue.code === "too_small") && bounds.get(`${issue.code} ${field}`) !== issue) continue;
     issues.push({ field, message: issue.message });
   }
   if (issues.length <= MAX_LISTED_ISSUES) return issues;

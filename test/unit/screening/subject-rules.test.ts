@@ -158,6 +158,9 @@ describe("validation wording: one message per problem, never repeating the field
     expect(issues({ take: "0" }, Shape)).toEqual([{ field: "take", message: "must be at least 1" }]);
     expect(issues({ take: "501" }, Shape)).toEqual([{ field: "take", message: "must be at most 500" }]);
     expect(issues({ take: "1.5" }, Shape)).toEqual([{ field: "take", message: "must be an integer, not 1.5" }]);
+    // int() checks the safe-integer range beside the schema's own bound: only the tighter is listed.
+    expect(issues({ take: "1e23" }, Shape)).toEqual([{ field: "take", message: "must be at most 500" }]);
+    expect(issues({ take: "-1e23" }, Shape)).toEqual([{ field: "take", message: "must be at least 1" }]);
     expect(issues({ threshold: 5 }, Shape)).toEqual([{ field: "threshold", message: "must be at most 1" }]);
     expect(issues({ above: 0 }, Shape)).toEqual([{ field: "above", message: "must be more than 0" }]);
     expect(issues({ code: "x" }, Shape)).toEqual([{ field: "code", message: "must be at least 2 characters" }]);
