@@ -157,6 +157,15 @@ describe("problem+json on every error", () => {
     expect(res.headers.get("allow")).toBe("GET, HEAD");
   });
 
+  test("a request line and headers of more than 16 KiB are 431 from the HTTP server, as the docs say; 15 KiB is served", async () => {
+    // The HTTP server's own limit, answered before the appliance reads the request (docs/screening.md).
+    const served = await fetch(`${server.url}/v1/usage`, { headers: { "x-api-key": key, "x-pad": "a".repeat(15 * 1024) } });
+    expect(served.status).toBe(200);
+    const longPath = await fetch(`${server.url}/v1/screenings/${"a".repeat(17 * 1024)}`, { headers: { "x-api-key": key } });
+    expect(longPath.status).toBe(431);
+    expect(await longPath.text()).toBe("");
+  });
+
   test("413 when Content-Length declares more than the JSON limit", async () => {
     const res = await call(server.url, "/v1/tenants", {
       method: "POST",

@@ -20,7 +20,7 @@ const AuditQuery = z
     format: z
       .enum(["json", "csv"])
       .optional()
-      .describe("csv returns a CSV export (capped at the appliance's auditExportCap, 50,000 rows by default), json a page of JSON; either wins over Accept. Default: Accept decides, JSON unless it prefers text/csv"),
+      .describe("csv returns a CSV export (capped at the appliance's auditExportCap, 50,000 rows by default), json a page of JSON; either wins over Accept. Default: Accept decides, JSON unless it prefers text/csv (the higher q-value, then the type listed first)"),
     ...Paging.shape,
   })
   .strict()
@@ -151,7 +151,7 @@ export function auditRoutes(deps: HttpDeps) {
           ...secured("Screening.Read", {
             summary: "List or export the tenant's audit log, newest first",
             description:
-              `Filters: action, targetType, from, to (ISO 8601 with offset). Paged with skip (default 0) and take (default 50, at most 500). format=csv (or, without format, an Accept that prefers text/csv) returns a CSV download of up to ${deps.config.auditExportCap.toLocaleString("en-US")} entries (this appliance's auditExportCap: 50,000 by default and at most, AML_AUDIT_EXPORT_CAP), newest first, ignoring skip and take; when more matched, the response carries X-Export-Truncated: true. Cells that a spreadsheet would evaluate as formulas are prefixed with a quote. format=json or format=csv wins over Accept; otherwise Accept, ranked by q-value, chooses between JSON (application/json, text/json, text/plain) and text/csv, JSON unless text/csv is preferred, and an Accept that allows none of them is 406 before anything is read. Any other query parameter is 400.`,
+              `Filters: action, targetType, from, to (ISO 8601 with offset). Paged with skip (default 0) and take (default 50, at most 500). format=csv (or, without format, an Accept that prefers text/csv) returns a CSV download of up to ${deps.config.auditExportCap.toLocaleString("en-US")} entries (this appliance's auditExportCap: 50,000 by default and at most, AML_AUDIT_EXPORT_CAP), newest first, ignoring skip and take; when more matched, the response carries X-Export-Truncated: true. Cells that a spreadsheet would evaluate as formulas are prefixed with a quote. format=json or format=csv wins over Accept; otherwise Accept, ranked by q-value, chooses between JSON (application/json, text/json, text/plain) and text/csv, JSON unless text/csv is preferred (the higher q-value; at equal q-values the type listed first), and an Accept that allows none of them is 406 before anything is read. Any other query parameter is 400.`,
             tags: ["Audit"],
           }),
           responses: {
