@@ -82,7 +82,8 @@ function storedFor(db: Db, table: KeyTable, tenantId: string, claim: Idempotency
 function remember(db: Db, table: KeyTable, tenantId: string, claim: IdempotencyClaim, value: string, now: Date, ttlHours: number): void {
   const nowIso = now.toISOString();
   const expiresAt = new Date(now.getTime() + ttlHours * 3_600_000).toISOString();
-  db.sqlite.query<unknown, [string]>(`DELETE FROM ${table.name} WHERE expires_at <= ?`).run(nowIso);
+  // The database keeps a key until it has expired by its own clock (0014): a sweep never asks for more.
+  db.sqlite.query<unknown, [string]>(`DELETE FROM ${table.name} WHERE expires_at <= ? AND expires_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`).run(nowIso);
   db.sqlite
     .query<unknown, [string, string, string, string, string, string]>(
       `INSERT INTO ${table.name} (tenant_id, key, request_hash, ${table.value}, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,

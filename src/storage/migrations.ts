@@ -12,6 +12,7 @@ import m0010 from "../../migrations/0010_keys_and_attempts_kept.sql" with { type
 import m0011 from "../../migrations/0011_job_keys_per_tenant.sql" with { type: "text" };
 import m0012 from "../../migrations/0012_bulk_idempotency_keys.sql" with { type: "text" };
 import m0013 from "../../migrations/0013_version_lists.sql" with { type: "text" };
+import m0014 from "../../migrations/0014_counters_and_keys_not_replaced.sql" with { type: "text" };
 
 /**
  * Every SQL migration, in order, embedded in the binary as text. A test checks that each file in
@@ -32,4 +33,5 @@ export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ name: string; sql: string }> =
   { name: "0011_job_keys_per_tenant", sql: m0011 },
   { name: "0012_bulk_idempotency_keys", sql: m0012 },
   { name: "0013_version_lists", sql: m0013 },
+  { name: "0014_counters_and_keys_not_replaced", sql: m0014 },
 ];

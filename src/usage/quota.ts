@@ -78,13 +78,15 @@ export function chargeScreens(db: Db, tenantId: string, count: number, at: Date)
   const state = readHead(db.sqlite, head, () => readState(db, tenantId, period));
   remember(db, tenantId, period, toUsage(state));
   assertFits(state, count, at);
-  // query() caches the prepared statement; run(sql, params) would compile it again on every screen.
-  db.sqlite
-    .query<unknown, [string, string, number]>(
-      `INSERT INTO usage_counters (tenant_id, period, used) VALUES (?, ?, ?)
-       ON CONFLICT (tenant_id, period) DO UPDATE SET used = used + excluded.used`,
-    )
-    .run(tenantId, period, count);
+  // Added to the month's row, inserted only for the month's first charge: the database refuses any
+  // insert of a month already counted (0014), which an upsert would be. query() caches the prepared
+  // statement; run(sql, params) would compile it again on every screen.
+  const added = db.sqlite
+    .query<unknown, [number, string, string]>("UPDATE usage_counters SET used = used + ? WHERE tenant_id = ? AND period = ?")
+    .run(count, tenantId, period);
+  if (added.changes === 0) {
+    db.sqlite.query<unknown, [string, string, number]>("INSERT INTO usage_counters (tenant_id, period, used) VALUES (?, ?, ?)").run(tenantId, period, count);
+  }
   const charged = { used: state.used + count, limit: state.limit };
   advanceHead(db.sqlite, head, charged);
   return remember(db, tenantId, period, toUsage(charged));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import Papa from "papaparse";
 import { expectProblem, json } from "../helpers/api";
-import { type BulkBody, deliveriesSettled, startScreeningWorld, type ScreeningWorld } from "./world";
+import { type BulkBody, deliveriesSettled, expireIdempotencyKey, startScreeningWorld, type ScreeningWorld } from "./world";
 
 
 const QUOTA = 40;
@@ -81,10 +81,9 @@ describe("Idempotency-Key on POST /v1/screenings/bulk", () => {
     expect(() =>
       db.run("INSERT OR REPLACE INTO bulk_idempotency_keys SELECT tenant_id, key, request_hash, '[]', created_at, expires_at FROM bulk_idempotency_keys WHERE key = 'bulk-expiry'"),
     ).toThrow("idempotency keys are immutable");
-    // Expire it as the clock would: the row is only ever deleted and inserted, never updated.
-    db.run("CREATE TEMP TABLE expired_bulk_key AS SELECT * FROM bulk_idempotency_keys WHERE key = 'bulk-expiry'");
-    db.run("DELETE FROM bulk_idempotency_keys WHERE key = 'bulk-expiry'");
-    db.run("INSERT INTO bulk_idempotency_keys SELECT tenant_id, key, request_hash, row_outcomes, created_at, '2000-01-01T00:00:00.000Z' FROM expired_bulk_key");
+    // Nor deleted before it expires, so it cannot be inserted again with other outcomes.
+    expect(() => db.run("DELETE FROM bulk_idempotency_keys WHERE key = 'bulk-expiry'")).toThrow("an idempotency key is kept until it expires");
+    expireIdempotencyKey(db, "bulk_idempotency_keys", "bulk-expiry");
     const used = world.usedThisMonth();
     const again = await world.post("/v1/screenings/bulk", rows, keyed("bulk-expiry"));
     expect(again.headers.get("idempotent-replayed")).toBeNull();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { expectProblem, json } from "../helpers/api";
 import { makeTenant } from "../helpers/tenants";
-import { deliveriesSettled, startScreeningWorld, type ScreeningWorld } from "./world";
+import { deliveriesSettled, expireIdempotencyKey, startScreeningWorld, type ScreeningWorld } from "./world";
 
 let world: ScreeningWorld;
 beforeAll(async () => {
@@ -90,12 +90,8 @@ describe("Idempotency-Key on check", () => {
 
   test("an expired key screens again", async () => {
     const first = json<{ id: string }>(await world.post("/v1/screenings/check", { fullName: "Jane Roe" }, keyed("old-key")));
-    // The key's row as it would stand after its expiry (rows are immutable, so it is written again).
-    const db = world.lists.server.ctx.db.sqlite;
-    db.run("CREATE TEMP TABLE expired_key AS SELECT * FROM idempotency_keys WHERE key = 'old-key'");
-    db.run("DELETE FROM idempotency_keys WHERE key = 'old-key'");
-    db.run("INSERT INTO idempotency_keys SELECT tenant_id, key, request_hash, screening_id, created_at, '2000-01-01T00:00:00.000Z' FROM expired_key");
-    db.run("DROP TABLE expired_key");
+    // The key's row as it will stand after its expiry (rows are immutable, so it is written again).
+    expireIdempotencyKey(world.lists.server.ctx.db.sqlite, "idempotency_keys", "old-key");
     const second = await world.post("/v1/screenings/check", { fullName: "Jane Roe" }, keyed("old-key"));
     expect(second.headers.get("idempotent-replayed")).toBeNull();
     expect(json<{ id: string }>(second).id).not.toBe(first.id);

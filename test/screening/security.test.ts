@@ -104,6 +104,13 @@ describe("immutability", () => {
       expect(() => shell.run("UPDATE usage_counters SET used = 0")).toThrow("usage counters only grow");
       expect(() => shell.run("UPDATE usage_counters SET period = '1999-01'")).toThrow("usage counters only grow");
       expect(() => shell.run("DELETE FROM usage_counters")).toThrow("usage counters are kept");
+      // REPLACE removes the row it meets without a DELETE trigger; an upsert is an insert first.
+      for (const verb of ["REPLACE INTO", "INSERT OR REPLACE INTO"]) {
+        expect(() => shell.run(`${verb} usage_counters (tenant_id, period, used) SELECT tenant_id, period, 0 FROM usage_counters`)).toThrow("usage counters only grow");
+      }
+      expect(() =>
+        shell.run("INSERT INTO usage_counters SELECT tenant_id, period, 0 FROM usage_counters WHERE true ON CONFLICT DO UPDATE SET used = 0"),
+      ).toThrow("usage counters only grow");
       expect(used()).toBe(before);
       // Growing is what a charge does.
       shell.run("UPDATE usage_counters SET used = used + 1");
@@ -144,6 +151,14 @@ describe("immutability", () => {
           [screeningId],
         ),
       ).toThrow("idempotency keys are immutable");
+      // Nor deleted and inserted again while it is live, in one transaction or two.
+      expect(() =>
+        shell.transaction(() => {
+          shell.run("CREATE TEMP TABLE live_key AS SELECT * FROM idempotency_keys WHERE key = 'kept-key'");
+          shell.run("DELETE FROM idempotency_keys WHERE key = 'kept-key'");
+          shell.run("INSERT INTO idempotency_keys SELECT tenant_id, key, request_hash, ?, created_at, expires_at FROM live_key", [screeningId]);
+        })(),
+      ).toThrow("an idempotency key is kept until it expires");
       expect(keyRow()).toEqual(before);
 
       const attempts = () => shell.query<Record<string, unknown>, []>("SELECT rowid AS rid, * FROM webhook_attempts ORDER BY rowid").all();

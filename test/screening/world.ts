@@ -1,3 +1,4 @@
+import type { Database } from "bun:sqlite";
 import { issueApiKey } from "@/tenants/keys";
 import type { CreatedTenant } from "@/tenants/create";
 import { type CallOptions, call, type Exchange } from "../helpers/api";
@@ -82,4 +83,28 @@ export async function deliveriesSettled(world: ScreeningWorld, count: number): P
   world.lists.webhooks.wake();
   await world.receiver.waitUntil(() => world.receiver.delivered.length >= count, 10_000);
   await Bun.sleep(150);
+}
+
+/**
+ * Rewrites an Idempotency-Key's row as it will stand once expired. The database keeps a key until it
+ * has expired by its own clock (migration 0014), so the test lifts that guard for the rewrite alone,
+ * as only someone able to drop a trigger could, and puts it back.
+ */
+export function expireIdempotencyKey(db: Database, table: "idempotency_keys" | "bulk_idempotency_keys", key: string): void {
+  const guard = `${table}_kept_until_expiry`;
+  const sql = db.query<{ sql: string }, [string]>("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?").get(guard)?.sql;
+  if (sql === undefined) throw new Error(`no trigger ${guard}`);
+  const columns = db
+    .query<{ name: string }, []>(`PRAGMA table_info(${table})`)
+    .all()
+    .map((c) => (c.name === "expires_at" ? "'2000-01-01T00:00:00.000Z'" : c.name))
+    .join(", ");
+  db.transaction(() => {
+    db.run(`CREATE TEMP TABLE expiring_key AS SELECT * FROM ${table} WHERE key = ?`, [key]);
+    db.run(`DROP TRIGGER ${guard}`);
+    db.run(`DELETE FROM ${table} WHERE key = ?`, [key]);
+    db.run(sql);
+    db.run(`INSERT INTO ${table} SELECT ${columns} FROM expiring_key`);
+    db.run("DROP TABLE expiring_key");
+  })();
 }
