@@ -8,6 +8,7 @@ import { BODY_CORRELATION_ID, jsonRequestBody, jsonResponse, problemResponses, s
 import { callMeta } from "@/http/request-state";
 import { ADMIN_PROBLEMS, TENANT_ADMIN_DESCRIPTIONS, TENANT_ADMIN_READ, TENANT_ADMIN_WRITE } from "@/http/tenant-admin";
 import { RiskProfileOptions } from "@/matching/options";
+import { groupCommit } from "@/storage/group-commit";
 import { getRiskProfile, setRiskProfile } from "./store";
 
 /** Response shape for the OpenAPI description only (test/http/admin-media.test.ts checks real answers against it). */
@@ -46,7 +47,8 @@ export function profileRoutes(deps: HttpDeps) {
       "/v1/tenants/:id/risk-profile",
       // Validated by the verb, once (RiskProfileOptions): the route has no body schema, so a non-JSON body is 415, not 400.
       ({ admin, params, body, request }) =>
-        setRiskProfile(deps, tenantIdFromPath(params.id), body, callMeta(admin, request)),
+        // Through the group commit: it waits for a lock another process holds without stopping the server.
+        groupCommit(deps.db).run(() => setRiskProfile(deps, tenantIdFromPath(params.id), body, callMeta(admin, request))),
       {
         ...TENANT_ADMIN_WRITE,
         detail: {

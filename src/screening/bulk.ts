@@ -4,7 +4,7 @@ import type { FieldIssue } from "@/errors";
 import { issueSummary, parseInput, zodIssues } from "@/lib/validate";
 import { assertQuotaFits } from "@/usage/quota";
 import { withAdmittedScreens } from "@/usage/rate-limit";
-import { writeTx } from "@/storage/db";
+import { groupCommit } from "@/storage/group-commit";
 import { commitScreenings } from "./commit";
 import { requireLists, type ScreeningDeps } from "./deps";
 import { type BulkRowOutcome, findBulkReplay, type IdempotencyClaim, idempotencyClaim, rememberBulkKey } from "./idempotency";
@@ -140,7 +140,7 @@ export async function bulkScreen(deps: ScreeningDeps, args: BulkArgs): Promise<B
         }
       }
       giveBack(subjects.size - screened.length);
-      const committed = commitBulk(deps, args, screened, results, claim);
+      const committed = await commitBulk(deps, args, screened, results, claim);
       // A concurrent request with the same key committed first: this one stored nothing.
       if (committed.replayed) {
         giveBack(screened.length);
@@ -148,7 +148,7 @@ export async function bulkScreen(deps: ScreeningDeps, args: BulkArgs): Promise<B
       } else if (committed.queued > 0) deps.announce();
     });
   } else if (claim) {
-    const committed = commitBulk(deps, args, screened, results, claim);
+    const committed = await commitBulk(deps, args, screened, results, claim);
     if (committed.replayed) replay = committed.outcomes;
   }
   if (replay) return replayedBulk(deps, args.tenantId, request, replay);
@@ -160,11 +160,11 @@ type BulkCommit = { replayed: false; queued: number } | { replayed: true; outcom
 /**
  * Stores the screened rows (commitScreenings) and, with a key, every row's outcome under it, in one
  * transaction; the key is looked up again inside it, so two concurrent requests with one key screen
- * (and charge) once.
+ * (and charge) once. Through the group commit, whose unit is a savepoint of its own: it waits for a
+ * write lock another process holds without stopping the server (storage/group-commit.ts).
  */
-function commitBulk(deps: ScreeningDeps, args: BulkArgs, screened: ScreeningRecord[], results: readonly BulkRowSummary[], claim: IdempotencyClaim | null): BulkCommit {
-  return writeTx(
-    deps.db,
+function commitBulk(deps: ScreeningDeps, args: BulkArgs, screened: ScreeningRecord[], results: readonly BulkRowSummary[], claim: IdempotencyClaim | null): Promise<BulkCommit> {
+  return groupCommit(deps.db).run(
     (): BulkCommit => {
       const now = deps.clock.now();
       const first = claim ? findBulkReplay(deps.db, args.tenantId, claim, now) : null;

@@ -1,5 +1,5 @@
 import { oncePer } from "@/lib/once-per";
-import { type Db, type WriteTxOptions, writeTx } from "./db";
+import { type Db, type WriteTxOptions, WriteLockTaken, writeTx } from "./db";
 
 /**
  * Group commit. Every write transaction pays a fixed price on top of its statements: BEGIN
@@ -17,6 +17,10 @@ import { type Db, type WriteTxOptions, writeTx } from "./db";
  *
  * With no concurrency the batch holds one unit and the only difference from writeTx is one turn of
  * the event loop. Under concurrent load, commits are spaced (COMMIT_SPACING_MS) so each holds more.
+ *
+ * When another process holds the write lock, a batch does not wait for it inside SQLite, which would
+ * hold the one JavaScript thread and every request with it: its units wait in the lane, polled
+ * every few ms, and each fails with SQLITE_BUSY once it has waited the connection's busy_timeout.
  */
 export interface GroupCommit {
   /**
@@ -53,8 +57,17 @@ const MAX_BATCH = 256;
  */
 const COMMIT_SPACING_MS = 2;
 
+/**
+ * While another process holds the write lock, a lane tries again after this long, doubling up to
+ * LOCK_POLL_MAX_MS: the event loop stays free for reads, and a lock released is taken within 50 ms.
+ */
+const LOCK_POLL_FIRST_MS = 2;
+const LOCK_POLL_MAX_MS = 50;
+
 interface Unit {
   work: () => unknown;
+  /** When it was queued (performance.now()): it waits for another process's lock until busy_timeout past this. */
+  queuedAt: number;
   recordsOnly: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
@@ -69,6 +82,8 @@ class Lane {
   /** When the lane's last commit ended (performance.now()) and how many units it held. */
   lastCommitEnd = 0;
   lastBatchSize = 0;
+  /** Tries in a row that found the write lock held by another process (0: not waiting for it). */
+  lockPolls = 0;
 }
 
 class Committer implements GroupCommit {
@@ -81,7 +96,7 @@ class Committer implements GroupCommit {
     return new Promise<T>((resolve, reject) => {
       const delay = options.maxDelayMs ?? 0;
       const lane = delay > 0 ? this.background : this.requests;
-      lane.units.push({ work, recordsOnly: options.recordsOnly === true, resolve: resolve as (value: unknown) => void, reject });
+      lane.units.push({ work, queuedAt: performance.now(), recordsOnly: options.recordsOnly === true, resolve: resolve as (value: unknown) => void, reject });
       this.schedule(lane, delay);
     });
   }
@@ -103,7 +118,9 @@ class Committer implements GroupCommit {
   private flush(lane: Lane, delayMs: number): void {
     lane.scheduled = false;
     const batch = lane.units.splice(0, MAX_BATCH);
-    if (lane.units.length > 0) this.schedule(lane, Math.min(delayMs, 1));
+    // While the lane waits for the lock, its poll is the only flush scheduled (awaitLock).
+    const waitingForLock = lane.lockPolls > 0;
+    if (lane.units.length > 0 && !waitingForLock) this.schedule(lane, Math.min(delayMs, 1));
     const outcomes: Outcome[] = [];
     try {
       // recordsOnly: the batch's own transaction writes nothing; each unit declares what it writes.
@@ -112,13 +129,19 @@ class Committer implements GroupCommit {
         () => {
           for (const unit of batch) outcomes.push(this.runUnit(unit));
         },
-        { recordsOnly: true },
+        { recordsOnly: true, ifLockFree: true },
       );
     } catch (error) {
+      if (error instanceof WriteLockTaken) {
+        this.awaitLock(lane, batch, error, delayMs);
+        return;
+      }
       // BEGIN, COMMIT or a failure that ended the transaction: nothing of this batch was stored.
       for (const unit of batch) unit.reject(error);
+      this.lockFreed(lane, waitingForLock, delayMs);
       return;
     }
+    this.lockFreed(lane, waitingForLock, delayMs);
     lane.lastCommitEnd = performance.now();
     lane.lastBatchSize = batch.length;
     batch.forEach((unit, i) => {
@@ -126,6 +149,38 @@ class Committer implements GroupCommit {
       if (outcome?.ok) unit.resolve(outcome.value);
       else unit.reject(outcome ? outcome.error : new Error("group commit lost a unit's outcome"));
     });
+  }
+
+  /**
+   * Another process holds the write lock (a list import, an admin command, a sqlite3 shell). Units
+   * that have waited the connection's busy_timeout fail with SQLITE_BUSY (503, nothing stored); the
+   * rest go back to the head of the lane, which tries again later without blocking the event loop.
+   */
+  private awaitLock(lane: Lane, batch: Unit[], taken: WriteLockTaken, delayMs: number): void {
+    const now = performance.now();
+    const waiting: Unit[] = [];
+    for (const unit of batch) {
+      if (now - unit.queuedAt >= taken.waitMs) unit.reject(taken);
+      else waiting.push(unit);
+    }
+    lane.units.unshift(...waiting);
+    const pause = Math.min(LOCK_POLL_MAX_MS, LOCK_POLL_FIRST_MS * 2 ** lane.lockPolls);
+    lane.lockPolls++;
+    // A flush of the units past MAX_BATCH may be scheduled already (the first poll): it is the poll.
+    if (lane.scheduled) return;
+    if (lane.units.length === 0) {
+      lane.lockPolls = 0;
+      return;
+    }
+    lane.scheduled = true;
+    setTimeout(() => this.flush(lane, delayMs), pause);
+  }
+
+  /** The lane got the lock after waiting for it: the units that queued meanwhile get their flush. */
+  private lockFreed(lane: Lane, waited: boolean, delayMs: number): void {
+    if (!waited) return;
+    lane.lockPolls = 0;
+    if (lane.units.length > 0) this.schedule(lane, Math.min(delayMs, 1));
   }
 
   private runUnit(unit: Unit): Outcome {

@@ -5,6 +5,7 @@ import { ServiceError } from "@/errors";
 import { newId } from "@/lib/ids";
 import { parseInput } from "@/lib/validate";
 import { writeTx } from "@/storage/db";
+import { groupCommit } from "@/storage/group-commit";
 import { tenants } from "@/storage/schema";
 import type { LookupFn } from "@/webhooks/send-target";
 import { checkWebhookUrl, recordableUrl } from "@/webhooks/url-policy";
@@ -48,7 +49,9 @@ export async function onboardTenant(ctx: AppContext, rawInput: unknown, meta: Ca
   // checkReceiverUrl includes the URL policy createTenant applies, so the input is inserted as checked.
   if (input.webhookUrl) await assertReceiverUrl(ctx, input.webhookUrl, lookup);
   const secret = generateWebhookSecret();
-  return { ...insertTenant(ctx, input, meta, secret), webhookSigningSecret: secret };
+  // Through the group commit: a serving process waits for a lock another process holds without stopping.
+  const created = await groupCommit(ctx.db).run(() => insertTenant(ctx, input, meta, secret));
+  return { ...created, webhookSigningSecret: secret };
 }
 
 /**

@@ -5,6 +5,7 @@ import type { AppContext, CallMeta } from "@/context";
 import { ServiceError } from "@/errors";
 import { parseInput } from "@/lib/validate";
 import { writeTx } from "@/storage/db";
+import { groupCommit } from "@/storage/group-commit";
 import { tenants } from "@/storage/schema";
 import { checkSendTarget, type LookupFn, systemLookup } from "@/webhooks/send-target";
 import { checkWebhookUrl, recordableUrl, type UrlCheck } from "@/webhooks/url-policy";
@@ -71,7 +72,8 @@ export async function setWebhookUrl(
   // 404 before a DNS lookup for a tenant that does not exist.
   getTenantRow(ctx.db, tenantRef);
   if (input.webhookUrl !== null) await assertReceiverUrl(ctx, input.webhookUrl, lookup);
-  return writeTx(ctx.db, () => {
+  // Through the group commit: a serving process waits for a lock another process holds without stopping.
+  return groupCommit(ctx.db).run(() => {
     const row = getTenantRow(ctx.db, tenantRef);
     const at = ctx.clock.now();
     const now = at.toISOString();

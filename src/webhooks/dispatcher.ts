@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import type { AppContext } from "@/context";
 import type { Loop } from "@/jobs/scheduler";
 import { randomBase62 } from "@/lib/hash";
-import { writeTx } from "@/storage/db";
+import { WriteLockTaken, writeTx } from "@/storage/db";
 import { groupCommit } from "@/storage/group-commit";
 import { WEBHOOK_LOOP } from "./enqueue";
 import type { AttemptRecord, ClaimedRow } from "./outbox-rows";
@@ -290,6 +290,21 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
     }
   }
 
+  /**
+   * The claim's transaction, taken only when no other process holds the write lock: waiting for it
+   * inside SQLite would stop every request of the server as long. Null when held; the loop's next
+   * round (intervalMs) tries again, and nothing was claimed.
+   */
+  function claimIfLockFree(claim: () => ClaimedRow[]): ClaimedRow[] | null {
+    try {
+      return writeTx(ctx.db, claim, { recordsOnly: true, ifLockFree: true });
+    } catch (error) {
+      if (!(error instanceof WriteLockTaken)) throw error;
+      ctx.log.debug("webhook claim skipped: another process holds the database's write lock");
+      return null;
+    }
+  }
+
   function logOutcome(row: ClaimedRow, attempt: AttemptRecord, result: AttemptResult): void {
     const fields = { deliveryId: row.id, tenantId: row.tenant_id, event: row.event, attempt: row.attempts, statusCode: attempt.statusCode };
     if (result === "lease_lost") {
@@ -321,23 +336,19 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
         const room = roomFor(performance.now());
         // The claim commits at once: its rows must be 'delivering' under this lease before any POST
         // goes out. Wakes that arrive meanwhile make one more round (Scheduler.wake).
-        const claimed = writeTx(
-          ctx.db,
-          () => {
-            // Timed inside the transaction: a wait for the write lock (another process writing) is not
-            // the claim's own cost and must not space the next claims out.
-            const t0 = performance.now();
-            const reclaimed = reclaimExpired(ctx.db, now, options.retry);
-            if (reclaimed > 0) ctx.log.warn({ reclaimed }, "reclaimed webhook deliveries whose lease expired");
-            const passOver = t0 >= passOverNotBefore;
-            const fair = claimDueFairly(ctx.db, { owner, now, leaseMs: options.leaseMs, limit: free, room, passOver });
-            const ended = performance.now();
-            lastClaimMs = Math.min(ended - t0 - fair.passOverMs, options.intervalMs / CLAIM_SPACING);
-            if (fair.passOverMs >= SLOW_CLAIM_MS) passOverNotBefore = ended + Math.min(CLAIM_SPACING * fair.passOverMs, MAX_PASS_OVER_SPACING_MS);
-            return fair.claimed;
-          },
-          { recordsOnly: true },
-        );
+        const claimed = claimIfLockFree(() => {
+          // Timed inside the transaction: only the claim's own cost spaces the next claims out.
+          const t0 = performance.now();
+          const reclaimed = reclaimExpired(ctx.db, now, options.retry);
+          if (reclaimed > 0) ctx.log.warn({ reclaimed }, "reclaimed webhook deliveries whose lease expired");
+          const passOver = t0 >= passOverNotBefore;
+          const fair = claimDueFairly(ctx.db, { owner, now, leaseMs: options.leaseMs, limit: free, room, passOver });
+          const ended = performance.now();
+          lastClaimMs = Math.min(ended - t0 - fair.passOverMs, options.intervalMs / CLAIM_SPACING);
+          if (fair.passOverMs >= SLOW_CLAIM_MS) passOverNotBefore = ended + Math.min(CLAIM_SPACING * fair.passOverMs, MAX_PASS_OVER_SPACING_MS);
+          return fair.claimed;
+        });
+        if (claimed === null) return false;
         const receivers = receiversOf(claimed);
         for (const row of claimed) void deliver(row, receivers.get(row.tenant_id)!);
         // A tenant that got all its room may have rows left behind; one that got less had none left.

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { DB_FILE } from "@/storage/db";
-import { expectProblem } from "../helpers/api";
-import { type ScreeningWorld, startScreeningWorld } from "./world";
+import { expectProblem, json } from "../helpers/api";
+import { type BulkBody, type ScreeningWorld, startScreeningWorld } from "./world";
 
 /**
  * Another process holding SQLite's write lock past busy_timeout (a list import or an admin command
@@ -41,4 +41,53 @@ test("a screen while another process holds the write lock is 503 NOT_READY with 
   const retried = await world.post("/v1/screenings/check", { fullName: "Ada Example" });
   expect(retried.status).toBe(200);
   expect(world.usedThisMonth()).toBe(before + 1);
+});
+
+test("while another process holds the lock, reads are answered and a screen waits without stopping the server, then commits once the lock is free", async () => {
+  const sqlite = world.lists.server.ctx.db.sqlite;
+  sqlite.run("PRAGMA busy_timeout = 5000");
+  const before = world.usedThisMonth();
+  other.run("BEGIN IMMEDIATE");
+  let settled = false;
+  try {
+    const check = world.post("/v1/screenings/check", { fullName: "Ada Example" }).finally(() => {
+      settled = true;
+    });
+    const bulk = world.post("/v1/screenings/bulk", [{ fullName: "Ada Example" }, { fullName: "Jon Example" }]);
+    // SQLite's own wait would hold the server's one thread: these reads were answered only after it.
+    await Bun.sleep(50);
+    const usage = await world.get("/v1/usage");
+    expect(usage.status).toBe(200);
+    expect((await world.get("/readyz")).status).toBe(200);
+    expect(settled).toBe(false);
+    other.run("ROLLBACK");
+    const checked = await check;
+    const bulked = await bulk;
+    expect(checked.status).toBe(200);
+    expect(bulked.status).toBe(200);
+    expect(world.usedThisMonth()).toBe(before + 3);
+    // The dispatcher skipped its claims while the lock was held, and delivers once it is free.
+    const ids = [json<{ id: string }>(checked).id, ...json<BulkBody>(bulked).rows.map((r) => r.screeningId)];
+    world.lists.webhooks.wake();
+    await world.receiver.waitUntil(() => ids.every((id) => world.receiver.delivered.some((d) => d.body.screeningId === id)), 10_000);
+  } finally {
+    if (other.inTransaction) other.run("ROLLBACK");
+    sqlite.run("PRAGMA busy_timeout = 200");
+  }
+});
+
+test("a bulk that waited out the lock is 503 with nothing charged, and the server's busy_timeout is left as it was", async () => {
+  const sqlite = world.lists.server.ctx.db.sqlite;
+  const before = world.usedThisMonth();
+  other.run("BEGIN IMMEDIATE");
+  let refused: Awaited<ReturnType<ScreeningWorld["post"]>>;
+  try {
+    refused = await world.post("/v1/screenings/bulk", [{ fullName: "Ada Example" }]);
+  } finally {
+    other.run("ROLLBACK");
+  }
+  expectProblem(refused, 503, "NOT_READY");
+  expect(refused.headers.get("retry-after")).toBe("1");
+  expect(world.usedThisMonth()).toBe(before);
+  expect(sqlite.query<{ timeout: number }, []>("PRAGMA busy_timeout").get()?.timeout).toBe(200);
 });

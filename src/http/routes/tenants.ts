@@ -18,6 +18,7 @@ import {
 } from "@/tenants/response-schemas";
 import { CreateTenantInput, SetQuotaInput, SetWebhookInput, StatusChangeInput, TenantParams, tenantIdFromPath } from "@/tenants/schemas";
 import { setTenantStatus } from "@/tenants/status";
+import { groupCommit } from "@/storage/group-commit";
 import { rotateWebhookSecret, setWebhookUrl } from "@/tenants/webhook";
 import type { HttpDeps } from "../deps";
 import { guard, secured } from "../guard";
@@ -52,6 +53,8 @@ const WRITE_DESCRIPTIONS = {
 
 /** Onboarding, key, quota and webhook management: bearer token with the admin role only (spec, Authentication rule 2). */
 export function tenantRoutes(deps: HttpDeps) {
+  /** An admin write, taken through the group commit: it waits for a lock another process holds without stopping the server. */
+  const adminWrite = <T>(write: () => T): Promise<T> => groupCommit(deps.db).run(write);
   return new Elysia()
     .use(guard(deps))
     .use(media())
@@ -119,11 +122,9 @@ export function tenantRoutes(deps: HttpDeps) {
     })
     .post(
       "/v1/tenants/:id/api-keys",
-      ({ admin, params, query, request, set }) => {
-        const issued = issueApiKey(
-          deps,
-          { tenant: tenantIdFromPath(params.id), label: query.label ?? null, role: query.role },
-          callMeta(admin, request),
+      async ({ admin, params, query, request, set }) => {
+        const issued = await adminWrite(() =>
+          issueApiKey(deps, { tenant: tenantIdFromPath(params.id), label: query.label ?? null, role: query.role }, callMeta(admin, request)),
         );
         set.status = 201;
         return { ...issued.key, apiKey: issued.apiKey };
@@ -151,7 +152,7 @@ export function tenantRoutes(deps: HttpDeps) {
     .delete(
       "/v1/tenants/:id/api-keys/:keyId",
       ({ admin, params, request }) =>
-        revokeApiKey(deps, { tenant: tenantIdFromPath(params.id), keyId: params.keyId }, callMeta(admin, request)),
+        adminWrite(() => revokeApiKey(deps, { tenant: tenantIdFromPath(params.id), keyId: params.keyId }, callMeta(admin, request))),
       {
         admin: true,
         produces: JSON_ONLY,
@@ -176,7 +177,7 @@ export function tenantRoutes(deps: HttpDeps) {
         },
       },
     )
-    .put("/v1/tenants/:id/quota", ({ admin, params, body, request }) => setQuota(deps, tenantIdFromPath(params.id), body, callMeta(admin, request)), {
+    .put("/v1/tenants/:id/quota", ({ admin, params, body, request }) => adminWrite(() => setQuota(deps, tenantIdFromPath(params.id), body, callMeta(admin, request))), {
       ...TENANT_ADMIN_WRITE,
       detail: {
         ...secured("Admin", {
@@ -193,7 +194,7 @@ export function tenantRoutes(deps: HttpDeps) {
     })
     .post(
       "/v1/tenants/:id/suspend",
-      ({ admin, params, body, request }) => setTenantStatus(deps, tenantIdFromPath(params.id), "suspended", body, callMeta(admin, request)),
+      ({ admin, params, body, request }) => adminWrite(() => setTenantStatus(deps, tenantIdFromPath(params.id), "suspended", body, callMeta(admin, request))),
       statusChange({
         summary: "Suspend a tenant",
         description:
@@ -204,7 +205,7 @@ export function tenantRoutes(deps: HttpDeps) {
     )
     .post(
       "/v1/tenants/:id/resume",
-      ({ admin, params, body, request }) => setTenantStatus(deps, tenantIdFromPath(params.id), "active", body, callMeta(admin, request)),
+      ({ admin, params, body, request }) => adminWrite(() => setTenantStatus(deps, tenantIdFromPath(params.id), "active", body, callMeta(admin, request))),
       statusChange({
         summary: "Resume a suspended tenant",
         description:
@@ -240,8 +241,8 @@ export function tenantRoutes(deps: HttpDeps) {
     )
     .post(
       "/v1/tenants/:id/webhook/secret",
-      ({ admin, params, request }) => {
-        const rotated = rotateWebhookSecret(deps, tenantIdFromPath(params.id), callMeta(admin, request));
+      async ({ admin, params, request }) => {
+        const rotated = await adminWrite(() => rotateWebhookSecret(deps, tenantIdFromPath(params.id), callMeta(admin, request)));
         return { ...rotated.tenant, webhookSigningSecret: rotated.webhookSigningSecret };
       },
       {

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { EMPTY_REQUEST_BODY, NoQuery, refuseBodyFields } from "@/http/empty-input";
 import { z } from "zod";
 import { pathId } from "@/lib/validate";
+import { groupCommit } from "@/storage/group-commit";
 import { getDelivery, listDeliveries } from "@/webhooks/deliveries";
 import { DELIVERY_STATUSES } from "@/webhooks/outbox-rows";
 import { WEBHOOK_EVENTS } from "@/webhooks/payload";
@@ -74,9 +75,9 @@ export function webhookRoutes(deps: HttpDeps, wake: () => void = () => undefined
     // becomes this route's 405 (Allow: POST; app.ts, route-table.ts).
     .post(
       "/v1/webhooks/deliveries/redeliver",
-      ({ caller, body, request, set }) => {
+      async ({ caller, body, request, set }) => {
         // Validated by the verb, once (BulkRedeliverInput).
-        const result = redeliverWebhooks(deps, { tenantId: caller.tenantId, input: body, cap }, callMeta(caller, request));
+        const result = await groupCommit(deps.db).run(() => redeliverWebhooks(deps, { tenantId: caller.tenantId, input: body, cap }, callMeta(caller, request)));
         // Nothing changed, nothing to hurry: a wake would only start a claim round of its own.
         if (result.redelivered > 0) wake();
         set.status = 202;
@@ -125,9 +126,9 @@ export function webhookRoutes(deps: HttpDeps, wake: () => void = () => undefined
     })
     .post(
       "/v1/webhooks/deliveries/:id/redeliver",
-      ({ caller, params, body, request, set }) => {
+      async ({ caller, params, body, request, set }) => {
         refuseBodyFields(body, "Redeliver request");
-        const delivery = redeliverWebhook(deps, { tenantId: caller.tenantId, id: params.id }, callMeta(caller, request));
+        const delivery = await groupCommit(deps.db).run(() => redeliverWebhook(deps, { tenantId: caller.tenantId, id: params.id }, callMeta(caller, request)));
         wake();
         set.status = 202;
         return delivery;
