@@ -19,3 +19,13 @@ BEGIN SELECT RAISE(ABORT, 'an idempotency key is kept until it expires'); END;
 CREATE TRIGGER bulk_idempotency_keys_kept_until_expiry BEFORE DELETE ON bulk_idempotency_keys
 WHEN OLD.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
 BEGIN SELECT RAISE(ABORT, 'an idempotency key is kept until it expires'); END;
+
+-- A counter holds a whole number: UPDATE OR REPLACE … SET used = NULL passed 0009's comparison (NULL
+-- compares as unknown) and then took the column's default, 0; a text value sorts above any number
+-- and made every later charge fail.
+CREATE TRIGGER usage_counters_whole_numbers BEFORE UPDATE ON usage_counters
+WHEN NEW.used IS NULL OR typeof(NEW.used) <> 'integer'
+BEGIN SELECT RAISE(ABORT, 'usage counters only grow'); END;
+CREATE TRIGGER usage_counters_whole_numbers_inserted BEFORE INSERT ON usage_counters
+WHEN NEW.used IS NULL OR typeof(NEW.used) <> 'integer'
+BEGIN SELECT RAISE(ABORT, 'usage counters only grow'); END;

@@ -173,7 +173,7 @@ function commitBulk(deps: ScreeningDeps, args: BulkArgs, screened: ScreeningReco
       if (claim) rememberBulkKey(deps.db, args.tenantId, claim, results.map(rowOutcome), now, deps.config.idempotencyTtlHours);
       return { replayed: false, queued };
     },
-    { recordsOnly: true },
+    { recordsOnly: true, alone: true },
   );
 }
 

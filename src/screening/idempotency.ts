@@ -57,6 +57,9 @@ interface KeyTable {
 const SINGLE_KEYS: KeyTable = { name: "idempotency_keys", value: "screening_id", other: "bulk_idempotency_keys" };
 const BULK_KEYS: KeyTable = { name: "bulk_idempotency_keys", value: "row_outcomes", other: "idempotency_keys" };
 
+/** SQLite's own clock, in the form of Date.toISOString(): the clock migration 0014's guard reads. */
+const DB_NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+
 /**
  * What an unexpired key stored in `table`, or null. The same key with a different request, or live
  * in the other table, is a client bug, refused with 422 rather than silently screening again or
@@ -64,14 +67,19 @@ const BULK_KEYS: KeyTable = { name: "bulk_idempotency_keys", value: "row_outcome
  */
 function storedFor(db: Db, table: KeyTable, tenantId: string, claim: IdempotencyClaim, now: Date): string | null {
   const nowIso = now.toISOString();
+  // Live until expired by both this clock and the database's, which alone lets a key's row go (0014):
+  // a key that one of them still holds live is replayed, never inserted again.
+  const live = (row: { expires_at: string; db_now: string }) => row.expires_at > nowIso || row.expires_at > row.db_now;
   const row = db.sqlite
-    .query<{ request_hash: string; value: string; expires_at: string }, [string, string]>(
-      `SELECT request_hash, ${table.value} AS value, expires_at FROM ${table.name} WHERE tenant_id = ? AND key = ?`,
+    .query<{ request_hash: string; value: string; expires_at: string; db_now: string }, [string, string]>(
+      `SELECT request_hash, ${table.value} AS value, expires_at, ${DB_NOW} AS db_now FROM ${table.name} WHERE tenant_id = ? AND key = ?`,
     )
     .get(tenantId, claim.key);
-  if (!row || row.expires_at <= nowIso) {
-    const other = db.sqlite.query<{ expires_at: string }, [string, string]>(`SELECT expires_at FROM ${table.other} WHERE tenant_id = ? AND key = ?`).get(tenantId, claim.key);
-    if (other && other.expires_at > nowIso) throw keyReused();
+  if (!row || !live(row)) {
+    const other = db.sqlite
+      .query<{ expires_at: string; db_now: string }, [string, string]>(`SELECT expires_at, ${DB_NOW} AS db_now FROM ${table.other} WHERE tenant_id = ? AND key = ?`)
+      .get(tenantId, claim.key);
+    if (other && live(other)) throw keyReused();
     return null;
   }
   if (row.request_hash !== claim.requestHash) throw keyReused();
@@ -83,7 +91,7 @@ function remember(db: Db, table: KeyTable, tenantId: string, claim: IdempotencyC
   const nowIso = now.toISOString();
   const expiresAt = new Date(now.getTime() + ttlHours * 3_600_000).toISOString();
   // The database keeps a key until it has expired by its own clock (0014): a sweep never asks for more.
-  db.sqlite.query<unknown, [string]>(`DELETE FROM ${table.name} WHERE expires_at <= ? AND expires_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`).run(nowIso);
+  db.sqlite.query<unknown, [string]>(`DELETE FROM ${table.name} WHERE expires_at <= ? AND expires_at <= ${DB_NOW}`).run(nowIso);
   db.sqlite
     .query<unknown, [string, string, string, string, string, string]>(
       `INSERT INTO ${table.name} (tenant_id, key, request_hash, ${table.value}, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,

@@ -121,7 +121,9 @@ export function privateModeWarnings(dataDir: string): string[] {
  */
 export function isDatabaseBusy(error: unknown): boolean {
   for (let e = error, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++) {
-    if ((e as { code?: unknown }).code === "SQLITE_BUSY") return true;
+    // With its extended codes (SQLITE_BUSY_RECOVERY: another process recovering the WAL).
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && code.startsWith("SQLITE_BUSY")) return true;
   }
   return false;
 }

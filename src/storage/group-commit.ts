@@ -39,10 +39,24 @@ export interface GroupCommit {
 
 export interface GroupCommitOptions extends WriteTxOptions {
   maxDelayMs?: number;
+  /**
+   * The unit is large (a bulk's 1,000 rows): it commits in a transaction of its own, so that units
+   * gathered while the lock was held elsewhere do not make one transaction of many bulks, holding
+   * the lock (and the thread) for seconds, and one bulk's fatal error does not fail the others.
+   */
+  alone?: boolean;
 }
 
 /** Units per transaction; later units wait for the next turn, so the write lock is never held for long. */
 const MAX_BATCH = 256;
+
+/** How many of the lane's first units the next transaction takes: up to MAX_BATCH, a unit marked alone by itself. */
+function batchLength(units: readonly Unit[]): number {
+  if (units[0]?.alone) return 1;
+  const limit = Math.min(units.length, MAX_BATCH);
+  for (let i = 1; i < limit; i++) if (units[i]?.alone) return i;
+  return limit;
+}
 
 /**
  * Under concurrent load, request-lane commits start at least this long after the previous one ended
@@ -66,8 +80,14 @@ const LOCK_POLL_MAX_MS = 50;
 
 interface Unit {
   work: () => unknown;
-  /** When it was queued (performance.now()): it waits for another process's lock until busy_timeout past this. */
-  queuedAt: number;
+  /**
+   * When its first try found the write lock held by another process (performance.now()), or null:
+   * it waits for that lock until busy_timeout past this. Not its queueing time, which would count a
+   * stall of this process's own (a long import step) as waiting for the other.
+   */
+  lockedOutSince: number | null;
+  /** A large unit (a bulk of up to 1,000 rows) commits in a transaction of its own. */
+  alone: boolean;
   recordsOnly: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
@@ -96,7 +116,14 @@ class Committer implements GroupCommit {
     return new Promise<T>((resolve, reject) => {
       const delay = options.maxDelayMs ?? 0;
       const lane = delay > 0 ? this.background : this.requests;
-      lane.units.push({ work, queuedAt: performance.now(), recordsOnly: options.recordsOnly === true, resolve: resolve as (value: unknown) => void, reject });
+      lane.units.push({
+        work,
+        lockedOutSince: null,
+        alone: options.alone === true,
+        recordsOnly: options.recordsOnly === true,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
       this.schedule(lane, delay);
     });
   }
@@ -117,7 +144,7 @@ class Committer implements GroupCommit {
 
   private flush(lane: Lane, delayMs: number): void {
     lane.scheduled = false;
-    const batch = lane.units.splice(0, MAX_BATCH);
+    const batch = lane.units.splice(0, batchLength(lane.units));
     // While the lane waits for the lock, its poll is the only flush scheduled (awaitLock).
     const waitingForLock = lane.lockPolls > 0;
     if (lane.units.length > 0 && !waitingForLock) this.schedule(lane, Math.min(delayMs, 1));
@@ -158,12 +185,15 @@ class Committer implements GroupCommit {
    */
   private awaitLock(lane: Lane, batch: Unit[], taken: WriteLockTaken, delayMs: number): void {
     const now = performance.now();
+    lane.units.unshift(...batch);
+    // The whole lane, not only the batch tried: units past it have waited as long.
     const waiting: Unit[] = [];
-    for (const unit of batch) {
-      if (now - unit.queuedAt >= taken.waitMs) unit.reject(taken);
+    for (const unit of lane.units) {
+      unit.lockedOutSince ??= now;
+      if (now - unit.lockedOutSince >= taken.waitMs) unit.reject(taken);
       else waiting.push(unit);
     }
-    lane.units.unshift(...waiting);
+    lane.units.splice(0, lane.units.length, ...waiting);
     const pause = Math.min(LOCK_POLL_MAX_MS, LOCK_POLL_FIRST_MS * 2 ** lane.lockPolls);
     lane.lockPolls++;
     // A flush of the units past MAX_BATCH may be scheduled already (the first poll): it is the poll.

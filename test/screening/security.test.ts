@@ -111,6 +111,9 @@ describe("immutability", () => {
       expect(() =>
         shell.run("INSERT INTO usage_counters SELECT tenant_id, period, 0 FROM usage_counters WHERE true ON CONFLICT DO UPDATE SET used = 0"),
       ).toThrow("usage counters only grow");
+      // NULL compared as unknown, then OR REPLACE filled in the default 0; text sorts above any number.
+      expect(() => shell.run("UPDATE OR REPLACE usage_counters SET used = NULL")).toThrow("usage counters only grow");
+      expect(() => shell.run("UPDATE usage_counters SET used = 'lots'")).toThrow("usage counters only grow");
       expect(used()).toBe(before);
       // Growing is what a charge does.
       shell.run("UPDATE usage_counters SET used = used + 1");
