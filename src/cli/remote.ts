@@ -48,12 +48,7 @@ export function remoteTarget(command: Command): { baseUrl: string } | null {
   if (!remote) return null;
   // Checked before anything is sent: "127.0.0.1:8080" without a scheme was refused by fetch as
   // "Cannot reach the appliance" (exit 1), and "localhost:8080" read as a URL of scheme "localhost:".
-  let url: URL | null = null;
-  try {
-    url = new URL(remote);
-  } catch {
-    url = null;
-  }
+  const url = URL.parse(remote);
   if (url === null || (url.protocol !== "http:" && url.protocol !== "https:") || url.host === "") {
     const from = opts.remote !== undefined ? "--remote" : "AML_REMOTE";
     throw invalidInput(`${from} must be the appliance's http or https URL, e.g. https://aml.bank.example or http://127.0.0.1:8080 (got ${JSON.stringify(remote)})`);
@@ -61,8 +56,8 @@ export function remoteTarget(command: Command): { baseUrl: string } | null {
   return { baseUrl: remote.replace(/\/+$/, "") };
 }
 
-/** The scope a renewal asks for when the saved token does not say (tokens saved before it was kept). */
-const DEFAULT_SCOPE = "aml-api roles";
+/** The scope `aml login` asks for by default, and a renewal when the saved token does not say (tokens saved before it was kept). */
+export const DEFAULT_SCOPE = "aml-api roles";
 
 interface Bearer {
   token: string;

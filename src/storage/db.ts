@@ -120,12 +120,8 @@ export function privateModeWarnings(dataDir: string): string[] {
  * lock past busy_timeout. bun:sqlite's SQLiteError carries SQLite's code name.
  */
 export function isDatabaseBusy(error: unknown): boolean {
-  for (let e = error, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++) {
-    // With its extended codes (SQLITE_BUSY_RECOVERY: another process recovering the WAL).
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && code.startsWith("SQLITE_BUSY")) return true;
-  }
-  return false;
+  // With its extended codes (SQLITE_BUSY_RECOVERY: another process recovering the WAL).
+  return causedByCode(error, (code) => code.startsWith("SQLITE_BUSY"));
 }
 
 /**
@@ -133,9 +129,14 @@ export function isDatabaseBusy(error: unknown): boolean {
  * it). The transaction rolled back, so nothing was stored: the answer is "retry once space is freed".
  */
 export function isStorageFull(error: unknown): boolean {
+  return causedByCode(error, (code) => code === "SQLITE_FULL" || code === "ENOSPC");
+}
+
+/** Whether `error`, or an error up to two causes under it, carries a code (SQLite's or the OS's) that `matches`. */
+function causedByCode(error: unknown, matches: (code: string) => boolean): boolean {
   for (let e = error, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (code === "SQLITE_FULL" || code === "ENOSPC") return true;
+    if (typeof code === "string" && matches(code)) return true;
   }
   return false;
 }

@@ -65,6 +65,11 @@ export interface LostList {
   records?: number;
 }
 
+/** "cons_prim.csv + cons_alt.csv (443 records)": its files, and its size when it was counted. */
+export function describeLostList(list: LostList): string {
+  return `${list.files.join(" + ")}${list.records === undefined ? "" : ` (${list.records.toLocaleString("en-US")} records)`}`;
+}
+
 /**
  * An import that would remove a large share of a source's serving entities, refused before anything
  * is published. A file cut at a line break, a partial download, or one half of a list imported alone
@@ -98,7 +103,7 @@ function sourceHint(r: MassRemoval): string | undefined {
 function describeRemoval(r: MassRemoval): string {
   const lost = (n: number, of: number, what: string) => `${n.toLocaleString("en-US")} of its ${of.toLocaleString("en-US")} serving ${what} (${percent(n / of)})`;
   const names = isMassRemoval(r.namesLost, r.previousNames) ? ` and ${lost(r.namesLost, r.previousNames, "names")}` : "";
-  const left = (r.listsLost ?? []).map((l) => `${l.files.join(" + ")}${l.records === undefined ? "" : ` (${l.records.toLocaleString("en-US")} records)`}`);
+  const left = (r.listsLost ?? []).map(describeLostList);
   const lists = left.length === 0 ? "" : `: this import leaves out the list${left.length > 1 ? "s" : ""} it serves from ${left.join(" and ")}`;
   const counts = `${r.source} would lose ${lost(r.removed, r.previous, "entities")}${names}${lists}`;
   const switched = r.format !== undefined && r.previousFormat !== undefined && r.format !== r.previousFormat;

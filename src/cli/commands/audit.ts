@@ -30,7 +30,6 @@ interface Anchors {
 
 const anchorOf = (anchors: Anchors, chain: string): ChainAnchor | null => anchors.expected ?? anchors.byChain.get(chain) ?? null;
 
-
 /** One line of `aml audit verify --all`: which chain, whose, and what its walk found. */
 export interface ChainResult extends AuditVerification {
   /** The chain's key: "system", or the tenant's id. */

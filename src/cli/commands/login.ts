@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { invalidInput } from "@/errors";
 import { clientCredentialsGrant } from "../oidc-client";
-import { allowsRemote } from "../remote";
+import { allowsRemote, DEFAULT_SCOPE } from "../remote";
 import { saveToken, tokenFile } from "../token-store";
 
 interface LoginOptions {
@@ -17,7 +17,7 @@ export function registerLogin(program: Command): void {
     .option("--auth-url <url>", "identity provider issuer URL (env AML_AUTH_URL)")
     .option("--client-id <id>", "confidential client id, e.g. aml-admin-cli (env AML_CLIENT_ID)")
     .option("--client-secret <secret>", "client secret (env AML_CLIENT_SECRET; prefer the env variable)")
-    .option("--scope <scope>", "scope to request, kept with the token and asked again when AML_CLIENT_SECRET renews it (Entra: api://<app id>/.default)", "aml-api roles")
+    .option("--scope <scope>", "scope to request, kept with the token and asked again when AML_CLIENT_SECRET renews it (Entra: api://<app id>/.default)", DEFAULT_SCOPE)
     .action(async (options: LoginOptions, command: Command) => {
       const authUrl = options.authUrl ?? process.env.AML_AUTH_URL;
       const clientId = options.clientId ?? process.env.AML_CLIENT_ID;

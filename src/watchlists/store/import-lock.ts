@@ -55,17 +55,15 @@ export interface ImportLease {
 export async function withImportLock<T>(db: Db, holder: string, body: (lease: ImportLease) => Promise<T>): Promise<T> {
   const owner = newId();
   const startedAt = new Date().toISOString();
-  acquire(db, owner, holder, startedAt);
+  // The row as written when taken and at each renewal: a lease of TTL_MS from now.
+  const leaseValue = () => serialise({ owner, holder, startedAt, expiresAt: new Date(Date.now() + TTL_MS).toISOString() });
+  acquire(db, leaseValue);
   const renew = setInterval(() => {
     try {
       // Only while still ours: a renewal that overwrote the row would take the lock back from an
       // import that took it over, and both would then write.
       writeTx(db, () =>
-        db.sqlite.run("UPDATE app_meta SET value = ? WHERE key = ? AND json_extract(value, '$.owner') = ?", [
-          serialise({ owner, holder, startedAt, expiresAt: new Date(Date.now() + TTL_MS).toISOString() }),
-          KEY,
-          owner,
-        ]),
+        db.sqlite.run("UPDATE app_meta SET value = ? WHERE key = ? AND json_extract(value, '$.owner') = ?", [leaseValue(), KEY, owner]),
       );
     } catch {
       // A failed renewal only shortens the lease; the fencing checks decide whether the import may go on.
@@ -94,7 +92,7 @@ function lockOwner(db: Db): string | null {
   return row?.owner ?? null;
 }
 
-function acquire(db: Db, owner: string, holder: string, startedAt: string): void {
+function acquire(db: Db, leaseValue: () => string): void {
   writeTx(db, () => {
     const row = db.sqlite.query<{ value: string }, [string]>("SELECT value FROM app_meta WHERE key = ?").get(KEY);
     if (row) {
@@ -102,10 +100,7 @@ function acquire(db: Db, owner: string, holder: string, startedAt: string): void
       const expiresAtMs = new Date(current.expiresAt).getTime();
       if (expiresAtMs > Date.now() && !holderIsGone(current)) throw busy(current, expiresAtMs);
     }
-    db.sqlite.run("INSERT INTO app_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [
-      KEY,
-      serialise({ owner, holder, startedAt, expiresAt: new Date(Date.now() + TTL_MS).toISOString() }),
-    ]);
+    db.sqlite.run("INSERT INTO app_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [KEY, leaseValue()]);
   });
 }
 
@@ -150,8 +145,17 @@ function serialise(value: LockValue): string {
   return JSON.stringify({ ...value, host: hostname(), pid: process.pid, ...processScope() });
 }
 
-/** This process's PID namespace and the host's boot id; absent where /proc does not give them (then no takeover). */
+/**
+ * This process's PID namespace and the host's boot id; absent where /proc does not give them (then no
+ * takeover). Neither changes while the process runs: read once, not at every renewal and check.
+ */
+let scopeOfThisProcess: Pick<LockValue, "pidNamespace" | "bootId"> | undefined;
 function processScope(): Pick<LockValue, "pidNamespace" | "bootId"> {
+  scopeOfThisProcess ??= readProcessScope();
+  return scopeOfThisProcess;
+}
+
+function readProcessScope(): Pick<LockValue, "pidNamespace" | "bootId"> {
   const read = (get: () => string) => {
     try {
       return get().trim() || undefined;

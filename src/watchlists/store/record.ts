@@ -8,6 +8,7 @@ import { type Db, walAutocheckpoint, writeTx } from "@/storage/db";
 import type { SourceList, WatchlistEntity } from "../entity";
 import type { ListPart } from "../editions";
 import {
+  describeLostList,
   emptyListError,
   isMassRemoval,
   ListParseError,
@@ -190,7 +191,7 @@ function refuseRegression(
       ]);
     }
     const count = (n: number) => n.toLocaleString("en-US");
-    const lists = listsLost.map((l) => `, leaving out the list read from ${l.files.join(" + ")}${l.records === undefined ? "" : ` (${count(l.records)} records)`}`).join("");
+    const lists = listsLost.map((l) => `, leaving out the list read from ${describeLostList(l)}`).join("");
     overridden.push(
       `published with allowMassRemoval: ${count(built.removed)} of ${count(previous.entity_count)} entities removed, ${count(Math.max(namesLost, 0))} of ${count(previous.name_count)} names lost${lists}`,
     );
