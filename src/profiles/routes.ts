@@ -9,7 +9,7 @@ import { callMeta } from "@/http/request-state";
 import { ADMIN_PROBLEMS, TENANT_ADMIN_DESCRIPTIONS, TENANT_ADMIN_READ, TENANT_ADMIN_WRITE } from "@/http/tenant-admin";
 import { RiskProfileOptions } from "@/matching/options";
 import { groupCommit } from "@/storage/group-commit";
-import { getRiskProfile, setRiskProfile } from "./store";
+import { getRiskProfile, prepareSetRiskProfile } from "./store";
 
 /** Response shape for the OpenAPI description only (test/http/admin-media.test.ts checks real answers against it). */
 export const RiskProfileResponse = z
@@ -48,7 +48,8 @@ export function profileRoutes(deps: HttpDeps) {
       // Validated by the verb, once (RiskProfileOptions): the route has no body schema, so a non-JSON body is 415, not 400.
       ({ admin, params, body, request }) =>
         // Through the group commit: it waits for a lock another process holds without stopping the server.
-        groupCommit(deps.db).run(() => setRiskProfile(deps, tenantIdFromPath(params.id), body, callMeta(admin, request))),
+        // Prepared first: a bad option or an unknown tenant is answered without waiting for that lock.
+        groupCommit(deps.db).run(prepareSetRiskProfile(deps, tenantIdFromPath(params.id), body, callMeta(admin, request))),
       {
         ...TENANT_ADMIN_WRITE,
         detail: {

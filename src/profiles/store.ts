@@ -3,6 +3,7 @@ import type { AppContext, CallMeta } from "@/context";
 import { parseInput } from "@/lib/validate";
 import { defaultProfile, RiskProfileOptions } from "@/matching/options";
 import { type Db, writeTx } from "@/storage/db";
+import type { PreparedWrite } from "@/storage/group-commit";
 import { getTenantRow } from "@/tenants/internal";
 
 /** A tenant's risk profile as the API shows it; `isDefault` is true while none was ever set. */
@@ -53,8 +54,14 @@ export function getRiskProfile(db: Db, tenantRef: string): RiskProfile {
  * profile.set with the previous and new options, in the same transaction.
  */
 export function setRiskProfile(ctx: AppContext, tenantRef: string, rawInput: unknown, meta: CallMeta): RiskProfile {
+  return prepareSetRiskProfile(ctx, tenantRef, rawInput, meta)();
+}
+
+/** setRiskProfile with its options checked and its tenant found now, and the write returned for the group commit. */
+export function prepareSetRiskProfile(ctx: AppContext, tenantRef: string, rawInput: unknown, meta: CallMeta): PreparedWrite<RiskProfile> {
   const options = parseInput(RiskProfileOptions, rawInput, "Risk profile");
-  return writeTx(ctx.db, () => {
+  getTenantRow(ctx.db, tenantRef);
+  return () => writeTx(ctx.db, () => {
     const tenant = getTenantRow(ctx.db, tenantRef);
     const previous = readRiskProfile(ctx.db, tenant.id);
     const at = ctx.clock.now().toISOString();

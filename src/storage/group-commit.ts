@@ -37,6 +37,14 @@ export interface GroupCommit {
   run<T>(work: () => T, options?: GroupCommitOptions): Promise<T>;
 }
 
+/**
+ * A write prepared by an admin verb: its input was checked (400) and its tenant found (404) when it
+ * was made, before it entered the lane. So a bad request is answered at once even while another
+ * process holds the write lock; only the write itself waits for its turn. What depends on the
+ * state under the lock (a 409, a tenant removed meanwhile) is still decided inside it.
+ */
+export type PreparedWrite<T> = () => T;
+
 export interface GroupCommitOptions extends WriteTxOptions {
   maxDelayMs?: number;
   /**

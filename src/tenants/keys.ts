@@ -7,6 +7,7 @@ import type { AppContext, CallMeta } from "@/context";
 import { invalidInput, notFound, ServiceError } from "@/errors";
 import { newId } from "@/lib/ids";
 import { writeTx } from "@/storage/db";
+import type { PreparedWrite } from "@/storage/group-commit";
 import { apiKeys } from "@/storage/schema";
 import { getTenantRow } from "./internal";
 
@@ -91,15 +92,26 @@ function checkLabel(label: string | null | undefined): string | null {
   return trimmed;
 }
 
+export interface IssuedApiKey {
+  apiKey: string;
+  key: ApiKeyInfo;
+}
+
 /** Issues a new key for a tenant; the plaintext is returned once. */
-export function issueApiKey(
+export function issueApiKey(ctx: AppContext, args: { tenant: string; label?: string | null; role?: string }, meta: CallMeta): IssuedApiKey {
+  return prepareIssueApiKey(ctx, args, meta)();
+}
+
+/** issueApiKey with its role and label checked and its tenant found now, and the write returned for the group commit. */
+export function prepareIssueApiKey(
   ctx: AppContext,
   args: { tenant: string; label?: string | null; role?: string },
   meta: CallMeta,
-): { apiKey: string; key: ApiKeyInfo } {
+): PreparedWrite<IssuedApiKey> {
   const role = parseKeyRole(args.role);
   const label = checkLabel(args.label);
-  return writeTx(ctx.db, () => {
+  getTenantRow(ctx.db, args.tenant);
+  return () => writeTx(ctx.db, () => {
     const tenant = getTenantRow(ctx.db, args.tenant);
     const created = insertApiKey(ctx, { tenantId: tenant.id, role, label, at: ctx.clock.now(), meta });
     return { apiKey: created.plaintext, key: created.info };
@@ -108,7 +120,13 @@ export function issueApiKey(
 
 /** Revokes a key; takes effect on the next request (this transaction, or the CLI's commit, empties the row cache). */
 export function revokeApiKey(ctx: AppContext, args: { tenant: string; keyId: string }, meta: CallMeta): ApiKeyInfo {
-  return writeTx(ctx.db, () => {
+  return prepareRevokeApiKey(ctx, args, meta)();
+}
+
+/** revokeApiKey with its tenant found now, and the write returned for the group commit (the key is looked up under the lock). */
+export function prepareRevokeApiKey(ctx: AppContext, args: { tenant: string; keyId: string }, meta: CallMeta): PreparedWrite<ApiKeyInfo> {
+  getTenantRow(ctx.db, args.tenant);
+  return () => writeTx(ctx.db, () => {
     const tenant = getTenantRow(ctx.db, args.tenant);
     const row = ctx.db.orm
       .select()

@@ -4,6 +4,7 @@ import type { AppContext, CallMeta } from "@/context";
 import { ServiceError } from "@/errors";
 import { parseInput } from "@/lib/validate";
 import { writeTx } from "@/storage/db";
+import type { PreparedWrite } from "@/storage/group-commit";
 import { tenants } from "@/storage/schema";
 import { getTenantRow, toTenant } from "./internal";
 import { StatusChangeInput, type Tenant } from "./schemas";
@@ -24,8 +25,20 @@ export type TenantStatus = Tenant["status"];
  * revoking a revoked key is: nothing is written, so the chain holds no empty entries.
  */
 export function setTenantStatus(ctx: AppContext, tenantRef: string, status: TenantStatus, rawInput: unknown, meta: CallMeta): Tenant {
+  return prepareTenantStatus(ctx, tenantRef, status, rawInput, meta)();
+}
+
+/** setTenantStatus with its reason checked and its tenant found now, and the write returned for the group commit. */
+export function prepareTenantStatus(
+  ctx: AppContext,
+  tenantRef: string,
+  status: TenantStatus,
+  rawInput: unknown,
+  meta: CallMeta,
+): PreparedWrite<Tenant> {
   const input = parseInput(StatusChangeInput, rawInput, status === "suspended" ? "Suspension" : "Resumption");
-  return writeTx(ctx.db, () => {
+  getTenantRow(ctx.db, tenantRef);
+  return () => writeTx(ctx.db, () => {
     const row = getTenantRow(ctx.db, tenantRef);
     if (row.status === status) {
       throw new ServiceError("CONFLICT", `Tenant ${row.slug} is already ${status}${status === "suspended" ? "" : " (not suspended)"}`);

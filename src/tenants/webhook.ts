@@ -5,7 +5,7 @@ import type { AppContext, CallMeta } from "@/context";
 import { ServiceError } from "@/errors";
 import { parseInput } from "@/lib/validate";
 import { writeTx } from "@/storage/db";
-import { groupCommit } from "@/storage/group-commit";
+import { groupCommit, type PreparedWrite } from "@/storage/group-commit";
 import { tenants } from "@/storage/schema";
 import { checkSendTarget, type LookupFn, systemLookup } from "@/webhooks/send-target";
 import { checkWebhookUrl, recordableUrl, type UrlCheck } from "@/webhooks/url-policy";
@@ -98,6 +98,8 @@ export async function setWebhookUrl(
   });
 }
 
+type RotatedSecret = TenantWithSecret & { webhookSigningSecret: string };
+
 /**
  * Replaces a tenant's webhook signing secret with a new whsec_ secret, sealed under master.key like
  * the one issued at onboarding (HMAC needs the secret itself, so it cannot be hashed), and returns
@@ -106,9 +108,15 @@ export async function setWebhookUrl(
  * events queued earlier included) uses the new one. Works without a URL too, so a secret can be
  * handed over before the URL is set.
  */
-export function rotateWebhookSecret(ctx: AppContext, tenantRef: string, meta: CallMeta): TenantWithSecret & { webhookSigningSecret: string } {
+export function rotateWebhookSecret(ctx: AppContext, tenantRef: string, meta: CallMeta): RotatedSecret {
+  return prepareRotateWebhookSecret(ctx, tenantRef, meta)();
+}
+
+/** rotateWebhookSecret with its tenant found now, and the write returned for the group commit. */
+export function prepareRotateWebhookSecret(ctx: AppContext, tenantRef: string, meta: CallMeta): PreparedWrite<RotatedSecret> {
+  getTenantRow(ctx.db, tenantRef);
   const secret = generateWebhookSecret();
-  return writeTx(ctx.db, () => {
+  return () => writeTx(ctx.db, () => {
     const row = getTenantRow(ctx.db, tenantRef);
     const at = ctx.clock.now();
     const now = at.toISOString();

@@ -4,6 +4,7 @@ import type { AppContext, CallMeta } from "@/context";
 import { ServiceError } from "@/errors";
 import { offsetDateTime, parseInput } from "@/lib/validate";
 import { type Db, writeTx } from "@/storage/db";
+import type { PreparedWrite } from "@/storage/group-commit";
 import { deliveryWhere, getOutboxRowInTenant, toDelivery, type WebhookDelivery } from "./deliveries";
 
 /**
@@ -41,7 +42,13 @@ function redeliverRow(db: Db, row: { id: string; status: "pending" | "delivered"
  * - delivering: refused, an attempt is in flight; its outcome decides what happens next.
  */
 export function redeliverWebhook(ctx: AppContext, args: { tenantId: string; id: string }, meta: CallMeta): WebhookDelivery {
-  return writeTx(ctx.db, () => {
+  return prepareRedeliverWebhook(ctx, args, meta)();
+}
+
+/** redeliverWebhook with the delivery found now (404), and the write returned for the group commit; its status is read under the lock. */
+export function prepareRedeliverWebhook(ctx: AppContext, args: { tenantId: string; id: string }, meta: CallMeta): PreparedWrite<WebhookDelivery> {
+  getOutboxRowInTenant(ctx.db, args.tenantId, args.id);
+  return () => writeTx(ctx.db, () => {
     const row = getOutboxRowInTenant(ctx.db, args.tenantId, args.id);
     if (row.status === "delivering") {
       throw new ServiceError(
@@ -124,11 +131,20 @@ const utc = (value: string | null | undefined): string | null => (value ? new Da
  * validated here (400 before anything is read or written).
  */
 export function redeliverWebhooks(ctx: AppContext, args: { tenantId: string; input: unknown; cap?: number }, meta: CallMeta): BulkRedelivery {
+  return prepareRedeliverWebhooks(ctx, args, meta)();
+}
+
+/** redeliverWebhooks with its body checked now, and the write returned for the group commit. */
+export function prepareRedeliverWebhooks(
+  ctx: AppContext,
+  args: { tenantId: string; input: unknown; cap?: number },
+  meta: CallMeta,
+): PreparedWrite<BulkRedelivery> {
   const input = parseInput(BulkRedeliverInput, args.input, "Bulk redeliver request");
   const cap = args.cap ?? BULK_REDELIVERY_CAP;
   if (!Number.isInteger(cap) || cap < 1) throw new Error(`bulk redelivery cap must be a positive integer, not ${cap}`);
   const filter = { status: input.status, createdFrom: utc(input.createdFrom), createdTo: utc(input.createdTo) };
-  return writeTx(ctx.db, () => {
+  return () => writeTx(ctx.db, () => {
     const now = ctx.clock.now();
     const at = now.toISOString();
     // The status as a literal (deliveryWhere): for dead, SQLite reads the partial index

@@ -5,8 +5,8 @@ import { withoutControls } from "@/lib/control-characters";
 import { pathId } from "@/lib/validate";
 import { onboardTenant } from "@/tenants/create";
 import { getTenant, listTenants } from "@/tenants/get";
-import { issueApiKey, listApiKeys, revokeApiKey } from "@/tenants/keys";
-import { setQuota } from "@/tenants/quota";
+import { listApiKeys, prepareIssueApiKey, prepareRevokeApiKey } from "@/tenants/keys";
+import { prepareSetQuota } from "@/tenants/quota";
 import {
   API_KEY_LIST_SCHEMA,
   API_KEY_SCHEMA,
@@ -17,9 +17,9 @@ import {
   TENANT_WITH_SECRET_SCHEMA,
 } from "@/tenants/response-schemas";
 import { CreateTenantInput, SetQuotaInput, SetWebhookInput, StatusChangeInput, TenantParams, tenantIdFromPath } from "@/tenants/schemas";
-import { setTenantStatus } from "@/tenants/status";
-import { groupCommit } from "@/storage/group-commit";
-import { rotateWebhookSecret, setWebhookUrl } from "@/tenants/webhook";
+import { prepareTenantStatus } from "@/tenants/status";
+import { groupCommit, type PreparedWrite } from "@/storage/group-commit";
+import { prepareRotateWebhookSecret, setWebhookUrl } from "@/tenants/webhook";
 import type { HttpDeps } from "../deps";
 import { guard, secured } from "../guard";
 import { media } from "../media";
@@ -53,8 +53,12 @@ const WRITE_DESCRIPTIONS = {
 
 /** Onboarding, key, quota and webhook management: bearer token with the admin role only (spec, Authentication rule 2). */
 export function tenantRoutes(deps: HttpDeps) {
-  /** An admin write, taken through the group commit: it waits for a lock another process holds without stopping the server. */
-  const adminWrite = <T>(write: () => T): Promise<T> => groupCommit(deps.db).run(write);
+  /**
+   * An admin write, taken through the group commit: it waits for a lock another process holds
+   * without stopping the server. It is prepared (input checked, tenant found) before it is queued,
+   * so a 400 or 404 is answered without waiting for that lock.
+   */
+  const adminWrite = <T>(write: PreparedWrite<T>): Promise<T> => groupCommit(deps.db).run(write);
   return new Elysia()
     .use(guard(deps))
     .use(media())
@@ -123,8 +127,8 @@ export function tenantRoutes(deps: HttpDeps) {
     .post(
       "/v1/tenants/:id/api-keys",
       async ({ admin, params, query, request, set }) => {
-        const issued = await adminWrite(() =>
-          issueApiKey(deps, { tenant: tenantIdFromPath(params.id), label: query.label ?? null, role: query.role }, callMeta(admin, request)),
+        const issued = await adminWrite(
+          prepareIssueApiKey(deps, { tenant: tenantIdFromPath(params.id), label: query.label ?? null, role: query.role }, callMeta(admin, request)),
         );
         set.status = 201;
         return { ...issued.key, apiKey: issued.apiKey };
@@ -152,7 +156,7 @@ export function tenantRoutes(deps: HttpDeps) {
     .delete(
       "/v1/tenants/:id/api-keys/:keyId",
       ({ admin, params, request }) =>
-        adminWrite(() => revokeApiKey(deps, { tenant: tenantIdFromPath(params.id), keyId: params.keyId }, callMeta(admin, request))),
+        adminWrite(prepareRevokeApiKey(deps, { tenant: tenantIdFromPath(params.id), keyId: params.keyId }, callMeta(admin, request))),
       {
         admin: true,
         produces: JSON_ONLY,
@@ -177,7 +181,7 @@ export function tenantRoutes(deps: HttpDeps) {
         },
       },
     )
-    .put("/v1/tenants/:id/quota", ({ admin, params, body, request }) => adminWrite(() => setQuota(deps, tenantIdFromPath(params.id), body, callMeta(admin, request))), {
+    .put("/v1/tenants/:id/quota", ({ admin, params, body, request }) => adminWrite(prepareSetQuota(deps, tenantIdFromPath(params.id), body, callMeta(admin, request))), {
       ...TENANT_ADMIN_WRITE,
       detail: {
         ...secured("Admin", {
@@ -194,7 +198,7 @@ export function tenantRoutes(deps: HttpDeps) {
     })
     .post(
       "/v1/tenants/:id/suspend",
-      ({ admin, params, body, request }) => adminWrite(() => setTenantStatus(deps, tenantIdFromPath(params.id), "suspended", body, callMeta(admin, request))),
+      ({ admin, params, body, request }) => adminWrite(prepareTenantStatus(deps, tenantIdFromPath(params.id), "suspended", body, callMeta(admin, request))),
       statusChange({
         summary: "Suspend a tenant",
         description:
@@ -205,7 +209,7 @@ export function tenantRoutes(deps: HttpDeps) {
     )
     .post(
       "/v1/tenants/:id/resume",
-      ({ admin, params, body, request }) => adminWrite(() => setTenantStatus(deps, tenantIdFromPath(params.id), "active", body, callMeta(admin, request))),
+      ({ admin, params, body, request }) => adminWrite(prepareTenantStatus(deps, tenantIdFromPath(params.id), "active", body, callMeta(admin, request))),
       statusChange({
         summary: "Resume a suspended tenant",
         description:
@@ -242,7 +246,7 @@ export function tenantRoutes(deps: HttpDeps) {
     .post(
       "/v1/tenants/:id/webhook/secret",
       async ({ admin, params, request }) => {
-        const rotated = await adminWrite(() => rotateWebhookSecret(deps, tenantIdFromPath(params.id), callMeta(admin, request)));
+        const rotated = await adminWrite(prepareRotateWebhookSecret(deps, tenantIdFromPath(params.id), callMeta(admin, request)));
         return { ...rotated.tenant, webhookSigningSecret: rotated.webhookSigningSecret };
       },
       {

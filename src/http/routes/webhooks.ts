@@ -6,7 +6,7 @@ import { groupCommit } from "@/storage/group-commit";
 import { getDelivery, listDeliveries } from "@/webhooks/deliveries";
 import { DELIVERY_STATUSES } from "@/webhooks/outbox-rows";
 import { WEBHOOK_EVENTS } from "@/webhooks/payload";
-import { BULK_REDELIVERY_CAP, BulkRedeliverInput, redeliverWebhook, redeliverWebhooks } from "@/webhooks/redeliver";
+import { BULK_REDELIVERY_CAP, BulkRedeliverInput, prepareRedeliverWebhook, prepareRedeliverWebhooks } from "@/webhooks/redeliver";
 import {
   WEBHOOK_BULK_REDELIVERY_SCHEMA,
   WEBHOOK_DELIVERY_DETAIL_SCHEMA,
@@ -76,8 +76,8 @@ export function webhookRoutes(deps: HttpDeps, wake: () => void = () => undefined
     .post(
       "/v1/webhooks/deliveries/redeliver",
       async ({ caller, body, request, set }) => {
-        // Validated by the verb, once (BulkRedeliverInput).
-        const result = await groupCommit(deps.db).run(() => redeliverWebhooks(deps, { tenantId: caller.tenantId, input: body, cap }, callMeta(caller, request)));
+        // Validated by the verb, once (BulkRedeliverInput), before the write waits for its turn.
+        const result = await groupCommit(deps.db).run(prepareRedeliverWebhooks(deps, { tenantId: caller.tenantId, input: body, cap }, callMeta(caller, request)));
         // Nothing changed, nothing to hurry: a wake would only start a claim round of its own.
         if (result.redelivered > 0) wake();
         set.status = 202;
@@ -128,7 +128,7 @@ export function webhookRoutes(deps: HttpDeps, wake: () => void = () => undefined
       "/v1/webhooks/deliveries/:id/redeliver",
       async ({ caller, params, body, request, set }) => {
         refuseBodyFields(body, "Redeliver request");
-        const delivery = await groupCommit(deps.db).run(() => redeliverWebhook(deps, { tenantId: caller.tenantId, id: params.id }, callMeta(caller, request)));
+        const delivery = await groupCommit(deps.db).run(prepareRedeliverWebhook(deps, { tenantId: caller.tenantId, id: params.id }, callMeta(caller, request)));
         wake();
         set.status = 202;
         return delivery;
