@@ -17,6 +17,7 @@ import { createLogger, type Logger } from "@/lib/logger";
 import { startCheckpointer } from "@/storage/checkpointer";
 import { assertWritable, privateModeWarnings } from "@/storage/db";
 import { diskCheck, freeBytes } from "@/storage/disk-space";
+import { groupCommit } from "@/storage/group-commit";
 import { bindKeyCheck } from "@/storage/master-key";
 import { migrate } from "@/storage/migrate";
 import type { LookupFn } from "@/webhooks/send-target";
@@ -126,6 +127,10 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
         clearTimeout(graceTimer);
         await scheduler.stop();
         for (const extension of extensions) await extension.stop?.();
+        // Requests past the grace period may still wait in the group commit for a lock another
+        // process holds: they are answered 503 now, and nothing polls or commits after the close.
+        groupCommit(db).close();
+        await new Promise((resolve) => setImmediate(resolve));
         server.stop(true);
         await checkpointer?.stop();
         db.close();

@@ -2,6 +2,7 @@ import { type AnyElysia, Elysia } from "elysia";
 import { type FieldIssue, ServiceError } from "@/errors";
 import { issueSummary, zodIssues } from "@/lib/validate";
 import { isDatabaseBusy, isStorageFull } from "@/storage/db";
+import { GroupCommitClosed } from "@/storage/group-commit";
 import { authorizeAdmin, authorizeTenant } from "@/auth/authorize";
 import { isRole } from "@/auth/roles";
 import { type BodyRule, bodyLimitKey, declaredBodyRules } from "./body-limits";
@@ -238,6 +239,14 @@ function toServiceError(error: ElysiaError, code: unknown, request: Request, tab
   }
   if (typeof error.status === "number" && error.status === 413) {
     return new ServiceError("PAYLOAD_TOO_LARGE", "The request body is too large.");
+  }
+  if (error instanceof GroupCommitClosed) {
+    // The server stopped waiting for the write lock to shut down: nothing was written. Before
+    // isDatabaseBusy, which would read the busy lock in its cause as the reason.
+    return new ServiceError("NOT_READY", "The appliance is shutting down; nothing was stored. Retry shortly.", {
+      headers: { "retry-after": "1" },
+      cause: error,
+    });
   }
   if (isDatabaseBusy(error)) {
     // Another process held the write lock past busy_timeout (an import or admin command stalled

@@ -154,7 +154,7 @@ const PROBLEMS = {
     name: "NotReady",
     code: "NOT_READY",
     description:
-      "NOT_READY: storage is being migrated, no watchlist is loaded yet, (a bearer token) the identity provider's signing keys could not be loaded to check it, another process held the database's write lock for more than 10 s (then with Retry-After: 1, and nothing was stored or charged), or the data folder's disk is full (then with Retry-After: 60, and nothing was stored or charged); retry shortly.",
+      "NOT_READY: storage is being migrated, no watchlist is loaded yet, (a bearer token) the identity provider's signing keys could not be loaded to check it, another process held the database's write lock for more than 10 s, or the appliance began shutting down while the write waited for it (then with Retry-After: 1, and nothing was stored or charged), or the data folder's disk is full (then with Retry-After: 60, and nothing was stored or charged); retry shortly.",
   },
   500: {
     name: "Internal",

@@ -35,6 +35,12 @@ export interface GroupCommit {
    * `recordsOnly` is writeTx's: the unit changes no setting, so the row cache stays in use.
    */
   run<T>(work: () => T, options?: GroupCommitOptions): Promise<T>;
+  /**
+   * For shutdown, before the connection closes: commits what is queued now, and refuses the units
+   * still waiting for a lock another process holds (GroupCommitClosed: 503, nothing stored) rather
+   * than leave their poll to fire on a closed connection. Units offered later are refused the same way.
+   */
+  close(): void;
 }
 
 /**
@@ -114,13 +120,26 @@ class Lane {
   lockPolls = 0;
 }
 
+/** A unit refused because the committer closed (shutdown) first: nothing of it was stored. */
+export class GroupCommitClosed extends Error {
+  constructor(cause?: unknown) {
+    super("the server is shutting down: the write was not made", { cause });
+    this.name = "GroupCommitClosed";
+  }
+}
+
+/** What committing one batch came to; with the lock taken, no unit of it was settled. */
+type BatchResult = "committed" | "failed" | WriteLockTaken;
+
 class Committer implements GroupCommit {
   private readonly requests = new Lane();
   private readonly background = new Lane();
+  private closed = false;
 
   constructor(private readonly db: Db) {}
 
   run<T>(work: () => T, options: GroupCommitOptions = {}): Promise<T> {
+    if (this.closed) return Promise.reject(new GroupCommitClosed());
     return new Promise<T>((resolve, reject) => {
       const delay = options.maxDelayMs ?? 0;
       const lane = delay > 0 ? this.background : this.requests;
@@ -150,12 +169,40 @@ class Committer implements GroupCommit {
     else setImmediate(() => this.flush(lane, 0));
   }
 
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const lane of [this.requests, this.background]) {
+      while (lane.units.length > 0) {
+        const batch = lane.units.splice(0, batchLength(lane.units));
+        const result = this.commit(batch);
+        if (result instanceof WriteLockTaken) for (const unit of [...batch, ...lane.units.splice(0)]) unit.reject(new GroupCommitClosed(result));
+      }
+    }
+  }
+
   private flush(lane: Lane, delayMs: number): void {
+    // A flush scheduled before close(): close() settled its units.
+    if (this.closed) return;
     lane.scheduled = false;
     const batch = lane.units.splice(0, batchLength(lane.units));
     // While the lane waits for the lock, its poll is the only flush scheduled (awaitLock).
     const waitingForLock = lane.lockPolls > 0;
     if (lane.units.length > 0 && !waitingForLock) this.schedule(lane, Math.min(delayMs, 1));
+    const result = this.commit(batch);
+    if (result instanceof WriteLockTaken) {
+      this.awaitLock(lane, batch, result, delayMs);
+      return;
+    }
+    this.lockFreed(lane, waitingForLock, delayMs);
+    if (result === "committed") {
+      lane.lastCommitEnd = performance.now();
+      lane.lastBatchSize = batch.length;
+    }
+  }
+
+  /** Runs a batch in one transaction and settles its units, unless another process holds the lock. */
+  private commit(batch: Unit[]): BatchResult {
     const outcomes: Outcome[] = [];
     try {
       // recordsOnly: the batch's own transaction writes nothing; each unit declares what it writes.
@@ -167,23 +214,17 @@ class Committer implements GroupCommit {
         { recordsOnly: true, ifLockFree: true },
       );
     } catch (error) {
-      if (error instanceof WriteLockTaken) {
-        this.awaitLock(lane, batch, error, delayMs);
-        return;
-      }
+      if (error instanceof WriteLockTaken) return error;
       // BEGIN, COMMIT or a failure that ended the transaction: nothing of this batch was stored.
       for (const unit of batch) unit.reject(error);
-      this.lockFreed(lane, waitingForLock, delayMs);
-      return;
+      return "failed";
     }
-    this.lockFreed(lane, waitingForLock, delayMs);
-    lane.lastCommitEnd = performance.now();
-    lane.lastBatchSize = batch.length;
     batch.forEach((unit, i) => {
       const outcome = outcomes[i];
       if (outcome?.ok) unit.resolve(outcome.value);
       else unit.reject(outcome ? outcome.error : new Error("group commit lost a unit's outcome"));
     });
+    return "committed";
   }
 
   /**
