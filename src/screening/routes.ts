@@ -24,22 +24,25 @@ import { screeningView } from "./view";
  * Byte limit of a bulk body: 1,000 rows at every documented cap must fit (a 413 for them would
  * contradict the spec's 400 for bulk input over the caps), however the client's JSON encoder escapes
  * them. A maximal row holds 10,810 characters of strings: fullName 500 + 20 aliases × 500 +
- * userReference 200 + nationality 100 (the longest input the field accepts) + dateOfBirth 10. UTF-8
- * takes at most 3 bytes per UTF-16 code unit (4 for a pair); an encoder that escapes non-ASCII as
- * \uXXXX (Python's json.dumps by default) takes 6, the most any escaping takes. So at most
- * 6 × 10,810 = 64,860 bytes of string content, plus 140 bytes of keys, quotes, colons, commas and
- * brackets in compact JSON: 65,000 bytes a row, and 1,000 × 65,000 + 999 commas + 2 brackets =
- * 65,001,001 bytes for the request. 64 MiB (67,108,864) leaves 2,107,863 bytes (2.1 KB a row) of
+ * userReference 200 + nationality 100 (the longest input the field accepts) + dateOfBirth 10. The
+ * caps count characters (code points), and a character outside the Basic Multilingual Plane (𝔞,
+ * U+1D51E) is two UTF-16 code units, which an encoder that escapes non-ASCII (Python's json.dumps by
+ * default) writes as two \uXXXX: 12 bytes, the most any character takes in JSON. So at most
+ * 12 × 10,810 = 129,720 bytes of string content, plus 140 bytes of keys, quotes, colons, commas and
+ * brackets in compact JSON: 129,860 bytes a row, and 1,000 × 129,860 + 999 commas + 2 brackets =
+ * 129,861,001 bytes for the request. 125 MiB (131,072,000) leaves 1,210,999 bytes (1.2 KB a row) of
  * headroom for whitespace (JSON.stringify's 2-space pretty-printing adds about 180 bytes a row).
  * Above it: 413, from Content-Length before anything is read, or as soon as a chunked body passes it.
  * Whitespace padding inside the strings, which trimming drops, is not budgeted. The limit is computed
- * from the caps (64 MiB as they stand, at least 1 KB a row of headroom), so raising a cap raises it;
+ * from the caps (125 MiB as they stand, at least 1 KB a row of headroom), so raising a cap raises it;
  * a configured maxJsonBodyBytes above it raises it too.
  */
 const MiB = 1024 * 1024;
 const MAX_ROW_CHARACTERS = MAX_NAME_LENGTH * (1 + MAX_ALIASES) + MAX_USER_REFERENCE_LENGTH + 100 + 10;
-const WORST_BULK_BYTES = MAX_BULK_ROWS * (6 * MAX_ROW_CHARACTERS + 140) + (MAX_BULK_ROWS - 1) + 2;
-export const BULK_MAX_BODY_BYTES = Math.max(64 * MiB, Math.ceil((WORST_BULK_BYTES + MAX_BULK_ROWS * 1024) / MiB) * MiB);
+/** The most bytes one character takes in JSON: a surrogate pair escaped as two \\uXXXX. */
+const MAX_BYTES_PER_CHARACTER = 12;
+const WORST_BULK_BYTES = MAX_BULK_ROWS * (MAX_BYTES_PER_CHARACTER * MAX_ROW_CHARACTERS + 140) + (MAX_BULK_ROWS - 1) + 2;
+export const BULK_MAX_BODY_BYTES = Math.max(125 * MiB, Math.ceil((WORST_BULK_BYTES + MAX_BULK_ROWS * 1024) / MiB) * MiB);
 
 const IdParams = z.object({ id: pathId("Screening id (UUID)") }).strict();
 const BulkQuery = z
@@ -151,7 +154,7 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
         detail: {
           ...secured("Screening.Write", {
             summary: "Screen up to 1,000 subjects synchronously",
-            description: `Body: a JSON array of 1–1,000 Subjects (no per-row options: every row uses the tenant's risk profile), at most ${bulkLimit} bytes (64 MiB: room for 1,000 rows at every field's cap, however escaped; 413 above it). A body that may be over maxJsonBodyBytes (declared so, or chunked) is read only once the caller is authorized for the route: 401 without a valid credential, 403 without Screening.Write or a usable tenant, before any of it is read. 400 when the body is not such an array — nothing is screened or charged. 429 QUOTA_EXCEEDED when the number of valid rows does not fit in the remaining quota, or when the tenant is at its cap whatever the rows (one with no valid row included; the replay of a completed Idempotency-Key excepted) — nothing is screened; its detail says the request does not fit and what it needs, and Retry-After (seconds until the monthly reset) is sent when the same request would fit then, not when it needs more than the whole limit. 429 RATE_LIMITED when the operator set a per-tenant rate limit and the tenant's bucket holds fewer screens than the valid rows (one screen per valid row), with Retry-After, or without it when the rows are more than the limit's burst (split the request). Otherwise 200: rows are isolated, an invalid row (an item that is not an object included) gets an error entry {code, detail, errors[]} and the others are screened; each screened row is charged 1 and raises one screening.completed. A 200 does not mean every row succeeded: read summary.failed. ${BULK_IDEMPOTENCY} Response type: format=csv or format=json wins; otherwise Accept, ranked by q-value, chooses between JSON (application/json, text/json, text/plain) and text/csv, JSON unless text/csv is preferred (the higher q-value; at equal q-values the type listed first). The CSV is formula-safe, includes fullName and carries X-Bulk-Total/-Screened/-Failed headers. ${MEDIA}`,
+            description: `Body: a JSON array of 1–1,000 Subjects (no per-row options: every row uses the tenant's risk profile), at most ${bulkLimit} bytes (125 MiB: room for 1,000 rows at every field's cap, however escaped; 413 above it). A body that may be over maxJsonBodyBytes (declared so, or chunked) is read only once the caller is authorized for the route: 401 without a valid credential, 403 without Screening.Write or a usable tenant, before any of it is read. 400 when the body is not such an array — nothing is screened or charged. 429 QUOTA_EXCEEDED when the number of valid rows does not fit in the remaining quota, or when the tenant is at its cap whatever the rows (one with no valid row included; the replay of a completed Idempotency-Key excepted) — nothing is screened; its detail says the request does not fit and what it needs, and Retry-After (seconds until the monthly reset) is sent when the same request would fit then, not when it needs more than the whole limit. 429 RATE_LIMITED when the operator set a per-tenant rate limit and the tenant's bucket holds fewer screens than the valid rows (one screen per valid row), with Retry-After, or without it when the rows are more than the limit's burst (split the request). Otherwise 200: rows are isolated, an invalid row (an item that is not an object included) gets an error entry {code, detail, errors[]} and the others are screened; each screened row is charged 1 and raises one screening.completed. A 200 does not mean every row succeeded: read summary.failed. ${BULK_IDEMPOTENCY} Response type: format=csv or format=json wins; otherwise Accept, ranked by q-value, chooses between JSON (application/json, text/json, text/plain) and text/csv, JSON unless text/csv is preferred (the higher q-value; at equal q-values the type listed first). The CSV is formula-safe, includes fullName and carries X-Bulk-Total/-Screened/-Failed headers. ${MEDIA}`,
             tags: ["Screening"],
           }),
           [MAX_BODY_BYTES]: bulkLimit,

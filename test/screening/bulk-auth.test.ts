@@ -8,7 +8,7 @@ import { REAL_FILE_TIMEOUT, sharedPath } from "../unit/watchlists/shared-files";
 import { makeTenant } from "../helpers/tenants";
 
 /**
- * The bulk route takes bodies up to 64 MiB, other JSON routes maxJsonBodyBytes (4 MiB by default).
+ * The bulk route takes bodies up to 125 MiB, other JSON routes maxJsonBodyBytes (4 MiB by default).
  * Elysia parses a body before the guard authenticates, so a body that may be over maxJsonBodyBytes
  * (declared so, or chunked) is authorized for the route's policy first: a client without a valid
  * credential gets 401, one without the role 403, before a byte of it is read, and cannot make the
@@ -74,7 +74,7 @@ describe("a bulk body over maxJsonBodyBytes is read only for an authorized calle
     });
     const res = await call(world.server.url, "/v1/screenings/bulk", { method: "POST", headers: { "content-type": "application/json" }, body: endless });
     expectProblem(res, 401, "UNAUTHENTICATED", "/v1/screenings/bulk");
-    // Whatever the socket buffers took, far below the 4 MiB anyone may send, let alone the 64 MiB of bulk.
+    // Whatever the socket buffers took, far below the 4 MiB anyone may send, let alone the 125 MiB of bulk.
     expect(pulled).toBeLessThan(JSON_LIMIT);
   });
 

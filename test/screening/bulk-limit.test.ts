@@ -20,9 +20,10 @@ afterAll(async () => {
 });
 
 /**
- * `rows` rows at every cap, in a script whose every character a JSON encoder may escape as \uXXXX
- * (6 bytes), escaped that way, as Python's json.dumps does by default. Built from placeholders: a
- * per-character escape of 65 MB would take the test seconds.
+ * `rows` rows at every cap, in characters outside the Basic Multilingual Plane (𝔞, U+1D51E: one
+ * character of the caps, two UTF-16 code units), escaped as a JSON encoder may, as two \uXXXX
+ * (12 bytes), as Python's json.dumps does by default. Built from placeholders: a per-character escape
+ * of 130 MB would take the test seconds.
  */
 function maximalBody(rows: number, indent?: number): string {
   const name = (n: number) => `@${n}@`;
@@ -33,7 +34,7 @@ function maximalBody(rows: number, indent?: number): string {
     aliases: Array.from({ length: MAX_ALIASES }, () => name(MAX_NAME_LENGTH)),
     userReference: name(MAX_USER_REFERENCE_LENGTH),
   };
-  const escaped = (n: number) => "\\u4e2d".repeat(n);
+  const escaped = (n: number) => "\\ud835\\udd1e".repeat(n);
   return JSON.stringify(Array.from({ length: rows }, () => row), null, indent)
     .replaceAll(name(MAX_NAME_LENGTH), escaped(MAX_NAME_LENGTH))
     .replaceAll(name(MAX_USER_REFERENCE_LENGTH), escaped(MAX_USER_REFERENCE_LENGTH));
@@ -54,8 +55,8 @@ function streamOf(text: string, chunk = 1 << 20): ReadableStream<Uint8Array> {
 describe("1,000 rows at every cap fit the bulk limit", () => {
   test("pretty-printed with every character escaped, they are parsed and validated (429 at a quota of 0), not 413", async () => {
     const body = maximalBody(MAX_BULK_ROWS, 2);
-    expect(JSON.parse(body)[0].fullName).toBe("中".repeat(MAX_NAME_LENGTH));
-    expect(body.length).toBeGreaterThan(60 * 1024 * 1024);
+    expect(JSON.parse(body)[0].fullName).toBe("\u{1D51E}".repeat(MAX_NAME_LENGTH));
+    expect(body.length).toBeGreaterThan(125 * 1000 * 1000);
     expect(body.length).toBeLessThanOrEqual(BULK_MAX_BODY_BYTES);
     const res = await capped.post("/v1/screenings/bulk", body);
     const problem = expectProblem(res, 429, "QUOTA_EXCEEDED", "/v1/screenings/bulk");
