@@ -64,7 +64,11 @@ function plainMessage(issue: z.core.$ZodRawIssue): string | undefined {
     // A value coerced to a number (a setting from the environment) arrives as NaN when it was not one.
     if (typeof issue.input === "number" && Number.isNaN(issue.input)) return `must be ${expected ?? "a number"}`;
     // JSON's 1e400 parses as Infinity, which zod calls not a number: "must be a number, not a number".
-    if (typeof issue.input === "number" && !Number.isFinite(issue.input)) return `must be ${expected ?? "a number"} that is finite, not one too large to represent`;
+    // Where no number is expected (fullName: 1e999), the value is still named for what it was.
+    if (typeof issue.input === "number" && !Number.isFinite(issue.input)) {
+      const numeric = issue.expected === "number" || issue.expected === "int";
+      return numeric || !expected ? `must be ${expected ?? "a number"} that is finite, not one too large to represent` : `must be ${expected}, not a number too large to represent`;
+    }
     return expected ? `must be ${expected}, not ${received(issue.input)}` : undefined;
   }
   if ((issue.code === "invalid_value" || issue.code === "invalid_union") && !atRoot && issue.input === undefined) return "is required";

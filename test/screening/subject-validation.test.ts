@@ -334,6 +334,11 @@ describe("a number too large to represent", () => {
     expect(problem.errors).toEqual([{ field: "options.threshold", message: "must be a number that is finite, not one too large to represent" }]);
     expect(world.usedThisMonth()).toBe(before);
   });
+
+  test("1e999 where a string is expected is named as a number too large, not as a string that is finite", async () => {
+    const problem = expectProblem(await world.post("/v1/screenings/check", '{"fullName":1e999}'), 400, "VALIDATION_FAILED");
+    expect(problem.errors).toEqual([{ field: "fullName", message: "must be a string, not a number too large to represent" }]);
+  });
 });
 
 describe("a screening id whose percent-encoding is not UTF-8", () => {
