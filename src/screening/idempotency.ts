@@ -32,7 +32,8 @@ export function parseIdempotencyKey(header: string | null | undefined): string |
  */
 export function idempotencyClaim(key: string | null, operation: string, request: () => unknown): IdempotencyClaim | null {
   if (key === null) return null;
-  return { key, requestHash: sha256Hex(`${operation}\n${canonicalJson(request())}`) };
+  // Words for non-finite numbers: a row sent with 1e999 (Infinity once parsed) is not the one sent with null.
+  return { key, requestHash: sha256Hex(`${operation}\n${canonicalJson(request(), { nonFiniteAsWords: true })}`) };
 }
 
 /** The same key with another request (or another operation) is a client bug: 422, never a guess. */

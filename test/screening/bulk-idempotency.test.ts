@@ -73,6 +73,25 @@ describe("Idempotency-Key on POST /v1/screenings/bulk", () => {
     expect(world.usedThisMonth()).toBe(used);
   });
 
+  test("invalid rows are compared as sent: 1e999 (Infinity once parsed) is not null", async () => {
+    const first = await world.post("/v1/screenings/bulk", '[{"fullName":1e999}]', keyed("bulk-infinite"));
+    expect(json<BulkBody>(first).summary).toEqual({ total: 1, screened: 0, failed: 1 });
+    expectProblem(await world.post("/v1/screenings/bulk", '[{"fullName":null}]', keyed("bulk-infinite")), 422, "IDEMPOTENCY_KEY_REUSED");
+    expect((await world.post("/v1/screenings/bulk", '[{"fullName":1e999}]', keyed("bulk-infinite"))).headers.get("idempotent-replayed")).toBe("true");
+  });
+
+  test("a row nested 100,000 arrays deep is a failed row with a key as without one, not a 500", async () => {
+    const body = `[{"fullName":"Hal Example"},${"[".repeat(100_000)}${"]".repeat(100_000)}]`;
+    const used = world.usedThisMonth();
+    const first = await world.post("/v1/screenings/bulk", body, keyed("bulk-deep"));
+    expect(first.status).toBe(200);
+    const rows = json<BulkBody>(first);
+    expect(rows.summary).toEqual({ total: 2, screened: 1, failed: 1 });
+    expect(world.usedThisMonth()).toBe(used + 1);
+    expect((await world.post("/v1/screenings/bulk", body, keyed("bulk-deep"))).headers.get("idempotent-replayed")).toBe("true");
+    expect(world.usedThisMonth()).toBe(used + 1);
+  });
+
   test("an expired key screens again; a stored key cannot be rewritten in the database", async () => {
     const rows = [{ fullName: "Jon Example" }];
     const first = json<BulkBody>(await world.post("/v1/screenings/bulk", rows, keyed("bulk-expiry")));
