@@ -9,7 +9,7 @@ import { type BodyRule, bodyLimitKey, declaredBodyRules } from "./body-limits";
 import { principalOf } from "./authenticate";
 import { apiDocs } from "./docs";
 import type { HttpDeps } from "./deps";
-import { isJsonMediaType, MalformedJson, readJsonText, UNREAD } from "./media";
+import { isJsonMediaType, MalformedJson, readJsonText, refuseContentCoding, UNREAD } from "./media";
 import { jsonResponse } from "./negotiate";
 import { refuseUndecodableQuery } from "./query-encoding";
 import { literalRouteElsewhere, notInThisVersion, type RouteTable, routeNotFound, routeTable } from "./route-table";
@@ -82,6 +82,8 @@ export function createApp(deps: HttpDeps) {
     // After every route's guard (transform hooks run before any beforeHandle): a caller without a
     // valid credential gets 401, not a 400 about a body or a query it may not send.
     .onBeforeHandle(function refuseMalformedInput({ body, request }) {
+      // First: a compressed body is not malformed JSON but one the appliance does not decode.
+      refuseContentCoding(request);
       if (body instanceof MalformedJson) throw body.problem();
       refuseUndecodableQuery(request);
     })

@@ -47,6 +47,26 @@ function unsupported(contentType: string): ServiceError {
 }
 
 /**
+ * A body sent in a content coding (Content-Encoding: gzip, br, deflate) is refused with 415, as RFC
+ * 9110 (15.5.16) asks of a server that does not decode it, with Accept-Encoding: identity naming what
+ * it takes. Read as it came, a gzipped body was a 400 "not UTF-8", and a plain body labelled gzip was
+ * screened as if the label were not there. "identity" and a request without body bytes pass.
+ */
+export function refuseContentCoding(request: Request): void {
+  const coding = request.headers.get("content-encoding");
+  if (coding === null || !sentBytes(request)) return;
+  const codings = coding
+    .split(",")
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== "" && c !== "identity");
+  if (codings.length === 0) return;
+  const shown = coding.length > 100 ? `${coding.slice(0, 100)}…` : coding;
+  throw new ServiceError("UNSUPPORTED_MEDIA_TYPE", `The request body must not be encoded; Content-Encoding "${shown}" is not supported: send the body uncompressed, without Content-Encoding.`, {
+    headers: { "accept-encoding": "identity" },
+  });
+}
+
+/**
  * What the app's parser leaves as the body of a JSON request that does not parse. The parser runs
  * before the guard authenticates; refusing there would answer an unauthenticated caller 400 instead
  * of 401. The app refuses it once the route's guard has run (app.ts, refuseMalformedInput).

@@ -140,7 +140,8 @@ const PROBLEMS = {
   415: {
     name: "UnsupportedMediaType",
     code: "UNSUPPORTED_MEDIA_TYPE",
-    description: "UNSUPPORTED_MEDIA_TYPE: the body is not declared as JSON (Content-Type application/json, text/json or application/*+json). Refused before any work is done.",
+    description:
+      "UNSUPPORTED_MEDIA_TYPE: the body is not declared as JSON (Content-Type application/json, text/json or application/*+json) on a route that reads JSON; or, on any route, the body is in a content coding (a Content-Encoding other than identity, such as gzip), which the appliance does not decode: then with Accept-Encoding: identity. Refused before any work is done.",
   },
   422: { name: "IdempotencyKeyReused", code: "IDEMPOTENCY_KEY_REUSED", description: "IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was already used with a different request." },
   429: {
@@ -236,6 +237,9 @@ function problemComponent(status: ProblemStatus) {
         "1 when another process held the database's write lock (an import or an admin command): retry after a second; 60 when the data folder's disk is full. Absent for the other causes (migration, no watchlist yet, identity provider unreachable).",
       schema: { type: "integer" },
     };
+  }
+  if (status === 415) {
+    headers["Accept-Encoding"] = { description: "identity, when the body was refused for its Content-Encoding: send it uncompressed", schema: { type: "string" } };
   }
   if (status === 429) {
     headers["Retry-After"] = {
@@ -336,15 +340,16 @@ function collectComponents(node: unknown, into: Record<string, unknown>, seen: S
 
 /**
  * The problems any operation can answer, whatever it declares: 413 (the body limits apply to any
- * request with a body, a GET's included: src/http/app.ts) and 500 (an unexpected error).
+ * request with a body, a GET's included: src/http/app.ts), 415 (a body in a content coding, on any
+ * route: media.ts, refuseContentCoding) and 500 (an unexpected error).
  */
-const EVERY_OPERATION_PROBLEMS = problemResponses([413, 500]);
+const EVERY_OPERATION_PROBLEMS = problemResponses([413, 415, 500]);
 
 /**
  * Completes the generated document: a route's declared `parameters` are kept beside the generated
  * path and query parameters (the generator replaces them), every operation gets the X-Correlation-Id
  * parameter, every declared response the X-Correlation-Id header and, unless it declares its own,
- * the 413 and 500 problem responses (EVERY_OPERATION_PROBLEMS), and each SchemaComponent used
+ * the 413, 415 and 500 problem responses (EVERY_OPERATION_PROBLEMS), and each SchemaComponent used
  * is published under components.schemas (those the `webhooks` entries use too). The operations are
  * fresh objects; route details are not changed.
  */

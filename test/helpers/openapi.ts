@@ -17,8 +17,8 @@ export async function servedPaths(baseUrl: string): Promise<OpenApiPaths> {
   return json<{ paths: OpenApiPaths }>(await call(baseUrl, "/openapi.json")).paths;
 }
 
-/** The problems every operation declares (finishDocument, src/http/openapi.ts): 413 and 500. */
-export const EVERY_OPERATION_PROBLEMS = ["413", "500"] as const;
+/** The problems every operation declares (finishDocument, src/http/openapi.ts): 413, 415 and 500. */
+export const EVERY_OPERATION_PROBLEMS = ["413", "415", "500"] as const;
 
 /**
  * The operation exists and answers exactly `ok`, the `problems` statuses and EVERY_OPERATION_PROBLEMS;

@@ -110,7 +110,7 @@ describe("OpenAPI document", () => {
     expectDocumentedResponses(paths["/healthz"]?.get, "200", ["406"], "#/components/schemas/Liveness");
     expectDocumentedResponses(paths["/docs/policies"]?.get, "200", ["406"], "#/components/schemas/PolicyTable");
     const readyz = paths["/readyz"]?.get?.responses ?? {};
-    expect(Object.keys(readyz).sort()).toEqual(["200", "406", "413", "500", "503"]);
+    expect(Object.keys(readyz).sort()).toEqual(["200", "406", "413", "415", "500", "503"]);
     expect(readyz["406"]?.$ref).toBe("#/components/responses/NotAcceptable");
     for (const status of ["200", "503"]) {
       for (const type of ["application/json", "text/json", "text/plain"]) {

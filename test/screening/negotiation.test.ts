@@ -201,6 +201,31 @@ describe("415 for a body that is not JSON, before any work", () => {
   });
 });
 
+describe("415 for a body in a content coding, which the appliance does not decode", () => {
+  const subject = JSON.stringify({ fullName: "Ada Example" });
+  test.each([
+    ["gzip", "/v1/screenings/check", Bun.gzipSync(subject)],
+    ["br", "/v1/screenings/bulk", new TextEncoder().encode(JSON.stringify(rows))],
+    ["identity, gzip", "/v1/screenings/check", Bun.gzipSync(subject)],
+    ["GZIP", "/v1/screenings/check", new TextEncoder().encode(subject)],
+  ])("Content-Encoding: %s on %s, compressed or not, with Accept-Encoding: identity", async (coding, path, body) => {
+    const res = await unchangedBy(() => raw(path, body, { "content-type": "application/json", "content-encoding": coding }));
+    const problem = expectProblem(res, 415, "UNSUPPORTED_MEDIA_TYPE", path);
+    expect(problem.detail).toContain("send the body uncompressed");
+    expect(res.headers.get("accept-encoding")).toBe("identity");
+  });
+
+  test("Content-Encoding: identity is the body as it is", async () => {
+    const res = await raw("/v1/screenings/check", subject, { "content-type": "application/json", "content-encoding": "identity" });
+    expect(res.status).toBe(200);
+  });
+
+  test("a credential problem comes first: 401 without a key", async () => {
+    const res = await call(world.url, "/v1/screenings/check", { method: "POST", headers: { "content-type": "application/json", "content-encoding": "gzip" }, body: Bun.gzipSync(subject) });
+    expectProblem(res, 401, "UNAUTHENTICATED");
+  });
+});
+
 describe("unknown query parameters are refused, not ignored", () => {
   test.each([
     ["POST", "/v1/screenings/check?format=csv", "query.format"],

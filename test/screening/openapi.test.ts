@@ -67,10 +67,10 @@ const op = (path: string, method: string): Operation => {
 
 const ROUTES: Array<[string, string, string[]]> = [
   ["/v1/screenings/check", "post", ["400", "401", "403", "406", "413", "415", "422", "429", "500", "503"]],
-  ["/v1/screenings/{id}", "get", ["400", "401", "403", "404", "406", "413", "500", "503"]],
+  ["/v1/screenings/{id}", "get", ["400", "401", "403", "404", "406", "413", "415", "500", "503"]],
   ["/v1/screenings/{id}/rescreen", "post", ["400", "401", "403", "404", "406", "409", "413", "415", "422", "429", "500", "503"]],
   ["/v1/screenings/bulk", "post", ["400", "401", "403", "406", "413", "415", "422", "429", "500", "503"]],
-  ["/v1/usage", "get", ["400", "401", "403", "406", "413", "500", "503"]],
+  ["/v1/usage", "get", ["400", "401", "403", "406", "413", "415", "500", "503"]],
 ];
 
 test("the screening and risk-profile routes are documented with their policies", () => {
@@ -276,7 +276,12 @@ test("bulk's 200 declares the CSV answer's Content-Disposition", () => {
   expect(new RegExp(header?.schema?.pattern ?? "^$").test('attachment; filename="bulk-screening-3f9b7c1e-2d4a-4b8e-9c6f-1a2b3c4d5e6f.csv"')).toBe(true);
 });
 
-test("every operation declares 413 and 500 as shared problems, routes without a body included", () => {
+test("every operation declares 413, 415 and 500 as shared problems, routes without a body included", () => {
+  const shared: Record<string, string> = {
+    "413": "#/components/responses/PayloadTooLarge",
+    "415": "#/components/responses/UnsupportedMediaType",
+    "500": "#/components/responses/Internal",
+  };
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, operation] of Object.entries(item)) {
       for (const status of EVERY_OPERATION_PROBLEMS) {
@@ -285,7 +290,7 @@ test("every operation declares 413 and 500 as shared problems, routes without a 
           method,
           path,
           status,
-          ref: status === "413" ? "#/components/responses/PayloadTooLarge" : "#/components/responses/Internal",
+          ref: shared[status],
         });
       }
     }
@@ -293,6 +298,10 @@ test("every operation declares 413 and 500 as shared problems, routes without a 
   const internal = doc.components.responses.Internal as Response;
   expect(resolve(internal.content?.["application/problem+json"]?.schema ?? {}).properties?.correlationId).toBeDefined();
   expect(internal.description).toContain("INTERNAL");
+  // A body in a content coding is 415 on any route, with Accept-Encoding: identity.
+  const unsupported = doc.components.responses.UnsupportedMediaType as Response;
+  expect(unsupported.description).toContain("Content-Encoding");
+  expect(unsupported.headers?.["Accept-Encoding"]).toBeDefined();
   // A route's own 413 description is kept.
   expect(op("/v1/screenings/bulk", "post").responses?.["413"]?.description).toContain(String(BULK_MAX_BODY_BYTES));
 });
