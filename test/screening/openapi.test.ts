@@ -334,3 +334,10 @@ test("the two correlation ids say which request each belongs to", () => {
   expect(screening.description).toContain("screeningCorrelationId");
   expect((doc.components.schemas.WebhookPayload as Schema).properties?.correlationId).toMatchObject({ description: expect.stringContaining("screeningCorrelationId") });
 });
+
+test("a JSON request body names every type the route reads, not only the one content entry", () => {
+  for (const [path, method] of [["/v1/screenings/check", "post"], ["/v1/screenings/bulk", "post"]] as const) {
+    const description = (op(path, method) as { requestBody?: { description?: string } }).requestBody?.description ?? "";
+    for (const type of ["application/json", "text/json", "application/*+json", "no Content-Type", "Content-Encoding"]) expect(description).toContain(type);
+  }
+});
