@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import type { AppContext } from "@/context";
 import type { Loop } from "@/jobs/scheduler";
 import { randomBase62 } from "@/lib/hash";
-import { WriteLockTaken, writeTx } from "@/storage/db";
+import { isDatabaseBusy, WriteLockTaken, writeTx } from "@/storage/db";
 import { groupCommit } from "@/storage/group-commit";
 import { WEBHOOK_LOOP } from "./enqueue";
 import type { AttemptRecord, ClaimedRow } from "./outbox-rows";
@@ -155,12 +155,28 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
   const recording = new Set<Promise<void>>();
 
   /**
-   * Queues an answered attempt's record. The unit takes every record answered until it runs. If it
-   * fails, its rows keep their leases and are reclaimed when those expire: those attempts are sent
-   * again then (delivery is at least once), as when one delivery's record failed alone.
+   * Records refused because another process held the write lock past busy_timeout, queued again:
+   * until they are written no claim runs, since one would reclaim their rows once the leases ran out
+   * and send those events again although their receivers had answered.
    */
+  let recordsWaitForLock = false;
+  /** settle() has begun: records are no longer queued again, so a stop waits at most busy_timeout for them. */
+  let settling = false;
+
+  /** Queues an answered attempt's record; the unit takes every record answered until it runs (queueRecords). */
   function record(row: ClaimedRow, attempt: AttemptRecord): void {
     unrecorded.push({ row, attempt });
+    queueRecords();
+  }
+
+  /**
+   * The unit that writes `unrecorded`, unless one is waiting already. If it fails because another
+   * process holds the write lock (a list import, a sqlite3 shell), its records are kept and queued
+   * again: the receivers answered, and an outcome dropped would be sent again by a lease reclaim.
+   * If it fails otherwise (a full disk), or during a stop, its rows keep their leases and are
+   * reclaimed when those expire: those attempts are sent again then (delivery is at least once).
+   */
+  function queueRecords(): void {
     if (unitQueued) return;
     unitQueued = true;
     let taken: typeof unrecorded | null = null;
@@ -172,11 +188,24 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
       }, BOOKKEEPING)
       .then(
         (outcomes) => {
+          if (recordsWaitForLock) {
+            recordsWaitForLock = false;
+            options.wake?.();
+          }
           for (const { row, attempt, result } of outcomes) logOutcome(row, attempt, result);
         },
         (error) => {
-          // A unit that never ran (its batch's BEGIN failed) drops what it would have taken.
+          // A unit that never ran (its batch's BEGIN failed) hands back what it would have taken.
           const lost = taken ?? takeUnrecorded();
+          if (isDatabaseBusy(error) && !settling) {
+            if (!recordsWaitForLock) {
+              ctx.log.warn({ deliveryIds: lost.map(({ row }) => row.id) }, "webhook attempts wait to be recorded: another process holds the database's write lock");
+            }
+            recordsWaitForLock = true;
+            unrecorded.push(...lost);
+            queueRecords();
+            return;
+          }
           ctx.log.error({ err: error, deliveryIds: lost.map(({ row }) => row.id) }, "webhook attempts could not be recorded");
         },
       );
@@ -330,8 +359,9 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
         if (refill) await new Promise((resolve) => setImmediate(resolve));
         refill = false;
         const free = options.slots - inFlight;
-        // A full pool claims nothing: the first POST answered wakes the loop (release).
-        if (signal.aborted || free <= 0) return false;
+        // A full pool claims nothing: the first POST answered wakes the loop (release). Nor does one
+        // whose records wait for the write lock: they wake it once written.
+        if (signal.aborted || free <= 0 || recordsWaitForLock) return false;
         const now = ctx.clock.now();
         const room = roomFor(performance.now());
         // The claim commits at once: its rows must be 'delivering' under this lease before any POST
@@ -362,6 +392,7 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
       }
     },
     async settle() {
+      settling = true;
       while (inFlight > 0) {
         idle ??= Promise.withResolvers<void>();
         await idle.promise;

@@ -143,7 +143,7 @@ export function reclaimExpired(db: Db, now: Date, policy: RetryPolicy): number {
     .query<OutboxRow, [string]>("SELECT * FROM webhook_outbox WHERE status = 'delivering' AND lease_expires_at <= ?")
     .all(at);
   for (const row of expired) {
-    const error = `lease of ${row.lease_owner ?? "unknown"} expired at ${row.lease_expires_at} before the attempt was recorded (dispatcher stopped mid-attempt); the receiver may have received it`;
+    const error = `lease of ${row.lease_owner ?? "unknown"} expired at ${row.lease_expires_at} before the attempt was recorded (the appliance stopped mid-attempt, or could not write its outcome); the receiver may have received it`;
     insertAttempt(db, row, { startedAt: now, durationMs: 0, statusCode: null, error, url: null });
     const dead = row.attempts >= policy.maxAttempts;
     db.sqlite.run(

@@ -91,3 +91,40 @@ test("a bulk that waited out the lock is 503 with nothing charged, and the serve
   expect(world.usedThisMonth()).toBe(before);
   expect(sqlite.query<{ timeout: number }, []>("PRAGMA busy_timeout").get()?.timeout).toBe(200);
 });
+
+test("a receiver's answer is recorded once the lock is free, not dropped for a lease reclaim to send the event again", async () => {
+  const statusOf = (id: string) =>
+    other.query<{ status: string; attempts: number }, [string]>("SELECT status, attempts FROM webhook_outbox WHERE screening_id = ?").get(id);
+  world.receiver.delayMs = 300;
+  try {
+    const checked = await world.post("/v1/screenings/check", { fullName: "Ada Example" });
+    expect(checked.status).toBe(200);
+    const id = json<{ id: string }>(checked).id;
+    world.lists.webhooks.wake();
+    // The POST is out (the receiver answers after 300 ms): take the lock before its record commits,
+    // and hold it well past the server's busy_timeout (200 ms).
+    const deadline = Date.now() + 5_000;
+    while (statusOf(id)?.status !== "delivering") {
+      if (Date.now() > deadline) throw new Error("the event was never claimed");
+      await Bun.sleep(2);
+    }
+    other.run("BEGIN IMMEDIATE");
+    try {
+      await Bun.sleep(1_000);
+      expect(statusOf(id)?.status).toBe("delivering");
+    } finally {
+      other.run("ROLLBACK");
+    }
+    // Recorded as soon as the lock is free, well inside the lease (5 s): delivered at its first attempt.
+    const settleBy = Date.now() + 3_000;
+    while (statusOf(id)?.status !== "delivered" && Date.now() < settleBy) await Bun.sleep(10);
+    expect(statusOf(id)).toEqual({ status: "delivered", attempts: 1 });
+    expect(world.receiver.delivered.filter((d) => d.body.screeningId === id)).toHaveLength(1);
+    const attempts = other.query<{ status_code: number | null }, [string]>(
+      "SELECT a.status_code FROM webhook_attempts a JOIN webhook_outbox o ON o.id = a.outbox_id WHERE o.screening_id = ?",
+    ).all(id);
+    expect(attempts).toEqual([{ status_code: 204 }]);
+  } finally {
+    world.receiver.delayMs = 0;
+  }
+});
