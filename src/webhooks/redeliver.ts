@@ -122,8 +122,30 @@ export interface BulkRedelivery {
 const utc = (value: string | null | undefined): string | null => (value ? new Date(value).toISOString() : null);
 
 /**
+ * The rows one call takes, and where the next call starts (null: nothing left), from the first
+ * `cap` + 1 rows matching, in (createdAt, id) order. The next call starts at an instant (createdFrom),
+ * so no instant is split between two calls: a bulk's deliveries share one createdAt, and a pending
+ * delivery hurried by one call may fail again and wait again before the next, which would then take
+ * it again (spending its attempts) instead of the ones it had not reached. So a call stops before the
+ * first instant it cannot take whole. Only when that instant is the first (more than `cap`
+ * deliveries share it) does it take the instant whole, past the cap (`instantWhole`).
+ */
+export function pageOf<Row extends { created_at: string }>(
+  rows: readonly Row[],
+  cap: number,
+  instantWhole: (instant: string) => { whole: Row[]; after: string | null },
+): { taken: Row[]; nextCreatedFrom: string | null } {
+  if (rows.length <= cap) return { taken: [...rows], nextCreatedFrom: null };
+  const boundary = (rows[cap] as Row).created_at;
+  const split = rows.findIndex((row) => row.created_at === boundary);
+  if (split > 0) return { taken: rows.slice(0, split), nextCreatedFrom: boundary };
+  const { whole, after } = instantWhole(boundary);
+  return { taken: whole, nextCreatedFrom: after };
+}
+
+/**
  * Redelivers, in ONE write transaction, up to `cap` of a tenant's deliveries in a status and a
- * createdAt range, oldest first (createdAt, then id), each exactly as redeliverWebhook would: dead
+ * createdAt range, oldest first (createdAt, then id), never splitting one createdAt between calls (pageOf), each exactly as redeliverWebhook would: dead
  * ones start a new attempt series, pending ones waiting for a retry become due now. Pending ones
  * already due are not selected (there is nothing to hurry). With more than `cap` matching, the
  * answer's nextCreatedFrom is where the next call starts. Delivering and delivered rows are never
@@ -169,17 +191,19 @@ export function prepareRedeliverWebhooks(
       params.push(at);
     }
     const index = filter.status === "pending" ? " INDEXED BY webhook_outbox_claim" : "";
-    const rows = ctx.db.sqlite
-      .query<{ id: string; created_at: string }, (string | number)[]>(
-        `SELECT id, created_at FROM webhook_outbox${index} WHERE ${parts.join(" AND ")} ORDER BY created_at, id LIMIT ?`,
-      )
-      .all(...params, cap + 1);
-    const more = rows.length > cap;
-    // Where the next call continues: the first row beyond the cap. A pending delivery hurried by this
-    // call may fail again and wait again before the next call; starting there keeps the next call
-    // from taking it again (and spending its attempts) instead of the ones it has not reached.
-    const nextCreatedFrom = more ? (rows[cap]?.created_at ?? null) : null;
-    const ids = rows.slice(0, cap).map((r) => r.id);
+    const select = (where: string, extra: (string | number)[], limit: number) =>
+      ctx.db.sqlite
+        .query<{ id: string; created_at: string }, (string | number)[]>(
+          `SELECT id, created_at FROM webhook_outbox${index} WHERE ${[...parts, where].join(" AND ")} ORDER BY created_at, id LIMIT ?`,
+        )
+        .all(...params, ...extra, limit);
+    const page = pageOf(select("1", [], cap + 1), cap, (instant) => ({
+      whole: select("created_at = ?", [instant], -1),
+      after: select("created_at > ?", [instant], 1)[0]?.created_at ?? null,
+    }));
+    const { nextCreatedFrom } = page;
+    const more = nextCreatedFrom !== null;
+    const ids = page.taken.map((r) => r.id);
     let redelivered = 0;
     for (const id of ids) redelivered += redeliverRow(ctx.db, { id, status: filter.status }, at);
     // Read and written under the same write lock: every row selected is still in its status.

@@ -210,12 +210,12 @@ describe("which deliveries a call takes", () => {
     expect(json<Json>(await send(w, "/v1/audit/verify")).intact).toBe(true);
   });
 
-  test("with a cap of 3, the oldest go first (createdAt, then id), more says whether any remain, and the next call takes the rest", async () => {
+  test("with a cap of 3, the oldest go first (createdAt, then id), no createdAt is split between calls, and the next call takes the rest", async () => {
     world = await startWorld(ONE_ATTEMPT, 3);
     const w = world;
     const { server, receiver, tenant } = w;
     receiver.failWith = 500;
-    // Two share a createdAt across the cap's boundary: the id decides.
+    // Two share a createdAt across the cap's boundary: the first call stops before them.
     const ids = enqueueAt(w, tenant.tenant.id, ["2025-03-01T10:04:00Z", "2025-03-01T10:00:00Z", "2025-03-01T10:02:00Z", "2025-03-01T10:02:00Z", "2025-03-01T10:01:00Z", "2025-03-01T10:05:00Z"]);
     const created = (id: string) => w.server.ctx.db.sqlite.query<{ created_at: string }, [string]>("SELECT created_at FROM webhook_outbox WHERE id = ?").get(id)?.created_at ?? "";
     const oldestFirst = [...ids].sort((a, b) => created(a).localeCompare(created(b)) || a.localeCompare(b));
@@ -223,13 +223,14 @@ describe("which deliveries a call takes", () => {
     await receiver.waitUntil(() => outboxStatuses(server.ctx, tenant.tenant.id).dead === 6);
     receiver.failWith = null;
 
+    // The cap would end between the two of 10:02: the call takes the two before them and starts the next call there.
     const first = accepted(await bulk(w, { status: "dead" }));
-    // The next call starts at the first delivery not taken: the second of the two sharing 10:02.
-    expect(first).toMatchObject({ redelivered: 3, more: true, nextCreatedFrom: "2025-03-01T10:02:00.000Z" });
-    expect(created(oldestFirst[3] ?? "")).toBe("2025-03-01T10:02:00.000Z");
-    expect(seriesOf(w, oldestFirst)).toEqual([2, 2, 2, 1, 1, 1]);
-    // Exactly the cap left: none remain beyond it.
-    expect(accepted(await bulk(w, { status: "dead", createdFrom: first.nextCreatedFrom }))).toMatchObject({ redelivered: 3, more: false, nextCreatedFrom: null });
+    expect(first).toMatchObject({ redelivered: 2, more: true, nextCreatedFrom: "2025-03-01T10:02:00.000Z" });
+    expect(seriesOf(w, oldestFirst)).toEqual([2, 2, 1, 1, 1, 1]);
+    const second = accepted(await bulk(w, { status: "dead", createdFrom: first.nextCreatedFrom }));
+    expect(second).toMatchObject({ redelivered: 3, more: true, nextCreatedFrom: "2025-03-01T10:05:00.000Z" });
+    expect(seriesOf(w, oldestFirst)).toEqual([2, 2, 2, 2, 2, 1]);
+    expect(accepted(await bulk(w, { status: "dead", createdFrom: second.nextCreatedFrom }))).toMatchObject({ redelivered: 1, more: false, nextCreatedFrom: null });
     expect(seriesOf(w, oldestFirst)).toEqual([2, 2, 2, 2, 2, 2]);
     expect(accepted(await bulk(w, { status: "dead" }))).toMatchObject({ redelivered: 0, more: false });
     await receiver.waitUntil(() => receiver.delivered.length === 6);
@@ -238,10 +239,28 @@ describe("which deliveries a call takes", () => {
 
     const entries = (await bulkAudit(w)).reverse().map((e) => e.details as Json);
     expect(entries.map((d) => [d.count, d.firstId, d.lastId, d.more])).toEqual([
-      [3, oldestFirst[0], oldestFirst[2], true],
-      [3, oldestFirst[3], oldestFirst[5], false],
+      [2, oldestFirst[0], oldestFirst[1], true],
+      [3, oldestFirst[2], oldestFirst[4], true],
+      [1, oldestFirst[5], oldestFirst[5], false],
       [0, null, null, false],
     ]);
+  });
+
+  test("more deliveries than the cap share the oldest createdAt (a bulk's): the call takes that instant whole, past the cap", async () => {
+    world = await startWorld(ONE_ATTEMPT, 3);
+    const w = world;
+    const { server, receiver, tenant } = w;
+    receiver.failWith = 500;
+    const ids = enqueueAt(w, tenant.tenant.id, ["2025-03-02T10:00:00Z", "2025-03-02T10:00:00Z", "2025-03-02T10:00:00Z", "2025-03-02T10:00:00Z", "2025-03-02T10:01:00Z"]);
+    w.wake();
+    await receiver.waitUntil(() => outboxStatuses(server.ctx, tenant.tenant.id).dead === 5);
+    receiver.failWith = null;
+    const first = accepted(await bulk(w, { status: "dead" }));
+    expect(first).toMatchObject({ redelivered: 4, more: true, nextCreatedFrom: "2025-03-02T10:01:00.000Z" });
+    expect(accepted(await bulk(w, { status: "dead", createdFrom: first.nextCreatedFrom }))).toMatchObject({ redelivered: 1, more: false });
+    await receiver.waitUntil(() => receiver.delivered.length === 5);
+    await Bun.sleep(100);
+    expectEachDeliveredOnce(receiver, ids);
   });
 
   test("status=pending makes deliveries waiting for a retry due now, same series and attempt count", async () => {
