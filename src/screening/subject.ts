@@ -100,22 +100,25 @@ export const UserReference = z
     withoutControls(text, ctx);
   })
   .describe(
-    `Your own reference for the subject (1–${MAX_USER_REFERENCE_LENGTH} characters, no control characters), e.g. a customer id. Carried on the webhook, so never put a name in it: one that contains the subject's whole fullName or a whole alias (compared as the matcher compares names: case, diacritics, punctuation and spacing ignored; for a name of two or more words, digits written against it do not hide it, as in "john.smith85") is refused.`,
+    `Your own reference for the subject (1–${MAX_USER_REFERENCE_LENGTH} characters, no control characters), e.g. a customer id. Carried on the webhook, so never put a name in it: one that contains every word of the subject's fullName or of an alias, anywhere and in any order, or the first and last words of such a name of three or more words (compared as the matcher compares names: case, diacritics, punctuation and spacing ignored; for a name of two or more words, digits written against it do not hide it, as in "john.smith85") is refused.`,
   );
 
 export const NAME_IN_REFERENCE_MESSAGE = "must not contain the subject's fullName or an alias: it is sent on webhooks, which never carry a name";
 
-/** Whether `tokens` holds `run`'s tokens as consecutive tokens, in any order ("SMITH ANNA" holds "Anna Smith"). */
-function holdsRun(tokens: readonly string[], run: readonly string[]): boolean {
-  const sorted = [...run].sort();
-  const last = tokens.length - run.length;
-  for (let start = 0; start <= last; start++) {
-    const window = tokens.slice(start, start + run.length).sort();
-    let k = 0;
-    while (k < sorted.length && window[k] === sorted[k]) k++;
-    if (k === sorted.length) return true;
+/**
+ * Whether `tokens` holds every token of `run` (each as often as `run` has it), anywhere and in any
+ * order: "SMITH-7-ANNA" holds "Anna Smith".
+ */
+function holdsAll(tokens: readonly string[], run: readonly string[]): boolean {
+  if (run.length > tokens.length) return false;
+  const left = new Map<string, number>();
+  for (const token of tokens) left.set(token, (left.get(token) ?? 0) + 1);
+  for (const token of run) {
+    const n = left.get(token) ?? 0;
+    if (n === 0) return false;
+    left.set(token, n - 1);
   }
-  return false;
+  return true;
 }
 
 /** Whether one token of the reference is the name's tokens written together, in order or reversed ("annasmith", "smithanna"). */
@@ -136,16 +139,18 @@ function splitDigits(tokens: readonly string[]): string[] {
 }
 
 /**
- * Whether the reference contains one of the names whole: every token of the name, after the
- * matcher's normalisation (normaliseName: case, diacritics, punctuation and spacing folded, other
- * scripts transliterated), as consecutive tokens of the reference's in any order, or written together
- * as one of its tokens; for a name of two or more tokens, digits written against letters part a
- * token ("smith85" is "smith" "85"). "CUST-boris quillfeather-01", "QUILLFEATHER_BORIS",
- * "BorisQuillfeather-7" and "boris.quillfeather61" hold "Böris Quillfeather"; "BQ-001" does not, nor
- * does "ANNA-7" hold "Anna Smith" (one token of two), nor "carolina-3" hold "Li Na" (only a whole
- * token counts). A one-token name ("Madonna") is held when it is a whole token of the reference.
- * Each text is normalised once, folded pieces shared through one cache, so the usual short
- * reference costs a few µs.
+ * Whether the reference contains one of the names: every token of the name, after the matcher's
+ * normalisation (normaliseName: case, diacritics, punctuation and spacing folded, other scripts
+ * transliterated), as whole tokens of the reference's, anywhere and in any order, or written together
+ * as one of its tokens; for a name of three or more tokens, its first and last tokens are enough (the
+ * given name and surname without the middle ones); for a name of two or more tokens, digits written
+ * against letters part a token ("smith85" is "smith" "85"). "CUST-boris quillfeather-01",
+ * "QUILLFEATHER_BORIS", "BorisQuillfeather-7", "boris-7-quillfeather" and "boris.quillfeather61"
+ * hold "Böris Quillfeather", and "jane roe" holds "Jane Mary Roe"; "BQ-001" does not, nor does
+ * "ANNA-7" hold "Anna Smith" (one token of two), nor "carolina-3" hold "Li Na" (only a whole token
+ * counts). A one-token name ("Madonna") is held when it is a whole token of the reference. Each text
+ * is normalised once, folded pieces shared through one cache, so the usual short reference costs a
+ * few µs.
  */
 export function referenceHoldsName(reference: string, names: readonly string[]): boolean {
   const cache: FoldCache = new Map();
@@ -161,7 +166,8 @@ export function referenceHoldsName(reference: string, names: readonly string[]):
       if (whole.includes(run[0] ?? "")) return true;
       continue;
     }
-    if ((run.length <= tokens.length && holdsRun(tokens, run)) || holdsJoined(tokens, run)) return true;
+    if (holdsAll(tokens, run) || holdsJoined(tokens, run)) return true;
+    if (run.length >= 3 && holdsAll(tokens, [run[0] ?? "", run[run.length - 1] ?? ""])) return true;
   }
   return false;
 }
