@@ -163,6 +163,13 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
   /** settle() has begun: records are no longer queued again, so a stop waits at most busy_timeout for them. */
   let settling = false;
 
+  /** Ends the pause of claims that records waiting for the lock began, and runs a round. */
+  function claimsResume(): void {
+    if (!recordsWaitForLock) return;
+    recordsWaitForLock = false;
+    options.wake?.();
+  }
+
   /** Queues an answered attempt's record; the unit takes every record answered until it runs (queueRecords). */
   function record(row: ClaimedRow, attempt: AttemptRecord): void {
     unrecorded.push({ row, attempt });
@@ -188,10 +195,7 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
       }, BOOKKEEPING)
       .then(
         (outcomes) => {
-          if (recordsWaitForLock) {
-            recordsWaitForLock = false;
-            options.wake?.();
-          }
+          claimsResume();
           for (const { row, attempt, result } of outcomes) logOutcome(row, attempt, result);
         },
         (error) => {
@@ -206,6 +210,9 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
             queueRecords();
             return;
           }
+          // Given up (a full disk, a stop): their rows are reclaimed when their leases expire, so
+          // claims go on; a pause left standing would stop every delivery until a restart.
+          claimsResume();
           ctx.log.error({ err: error, deliveryIds: lost.map(({ row }) => row.id) }, "webhook attempts could not be recorded");
         },
       );

@@ -128,3 +128,37 @@ test("a receiver's answer is recorded once the lock is free, not dropped for a l
     world.receiver.delayMs = 0;
   }
 });
+
+test("records that waited for the lock and then failed otherwise do not leave the dispatcher paused: later events are delivered", async () => {
+  const statusOf = (id: string) => other.query<{ status: string }, [string]>("SELECT status FROM webhook_outbox WHERE screening_id = ?").get(id)?.status;
+  world.receiver.delayMs = 300;
+  let first = "";
+  try {
+    const checked = await world.post("/v1/screenings/check", { fullName: "Ada Example" });
+    first = json<{ id: string }>(checked).id;
+    world.lists.webhooks.wake();
+    const deadline = Date.now() + 5_000;
+    while (statusOf(first) !== "delivering") {
+      if (Date.now() > deadline) throw new Error("the event was never claimed");
+      await Bun.sleep(2);
+    }
+    // Held past busy_timeout while the POST is out; when it is released the record fails for
+    // another reason (here a trigger; in life a full disk), and is given up.
+    other.run("BEGIN IMMEDIATE");
+    try {
+      other.run("CREATE TRIGGER refuse_attempts BEFORE INSERT ON webhook_attempts BEGIN SELECT RAISE(ABORT, 'refused by the test'); END");
+      await Bun.sleep(1_000);
+    } finally {
+      other.run("COMMIT");
+    }
+    await Bun.sleep(300);
+  } finally {
+    other.run("DROP TRIGGER IF EXISTS refuse_attempts");
+    world.receiver.delayMs = 0;
+  }
+  expect(statusOf(first)).toBe("delivering");
+  const next = json<{ id: string }>(await world.post("/v1/screenings/check", { fullName: "Jon Example" })).id;
+  world.lists.webhooks.wake();
+  await world.receiver.waitUntil(() => world.receiver.delivered.some((d) => d.body.screeningId === next), 3_000);
+  expect(statusOf(next)).toBe("delivered");
+});
