@@ -7,6 +7,7 @@ import type { Config } from "@/config";
 import type { AppContext } from "@/context";
 import { ServiceError } from "@/errors";
 import { createApp } from "@/http/app";
+import { largestAcceptedBody } from "@/http/body-limits";
 import type { HttpDeps, ReadinessCheck } from "@/http/deps";
 import { idlePoller } from "@/http/idle-poll";
 import { problemResponse } from "@/http/problem";
@@ -77,8 +78,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const server: Server<undefined> = Bun.serve({
     hostname: config.host,
     port: config.port,
-    // The app enforces per-type limits with problem bodies; this is the hard backstop for chunked uploads.
-    maxRequestBodySize: config.maxUploadBytes + 1024 * 1024,
+    // The app enforces per-route limits with problem bodies; this is the hard backstop for chunked
+    // bodies, above the largest any route accepts (the list upload's, or bulk's 125 MiB).
+    maxRequestBodySize: largestAcceptedBody(app, config) + 1024 * 1024,
     // Bun's default is 10 s, shorter than the idle timeout of the proxies and client pools in front of
     // the appliance: they would send a request on a connection this side was closing (config.ts).
     idleTimeout: config.keepAliveTimeoutSeconds,

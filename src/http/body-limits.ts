@@ -52,3 +52,14 @@ export function bodyLimitKey(method: string, path: string): string {
   const trimmed = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
   return `${method.toUpperCase()} ${trimmed}`;
 }
+
+/**
+ * The largest body any route of `app` accepts: the HTTP server's own hard limit must be above it, or
+ * a body the route and its documentation accept (a bulk of 1,000 maximal rows, 125 MiB) would get the
+ * server's bare 413 with no problem body, whatever maxUploadBytes an operator set for list uploads.
+ */
+export function largestAcceptedBody(app: AnyElysia, limits: { maxJsonBodyBytes: number; maxUploadBytes: number }): number {
+  let largest = Math.max(limits.maxJsonBodyBytes, limits.maxUploadBytes);
+  for (const rule of declaredBodyRules(app).values()) largest = Math.max(largest, rule.maxJsonBytes ?? 0);
+  return largest;
+}

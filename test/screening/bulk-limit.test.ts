@@ -13,7 +13,11 @@ let capped: ScreeningWorld;
 let small: ScreeningWorld;
 const SMALL_JSON_LIMIT = 2048;
 beforeAll(async () => {
-  [capped, small] = await Promise.all([startScreeningWorld({ quota: 0 }), startScreeningWorld({ flags: { maxJsonBodyBytes: SMALL_JSON_LIMIT } })]);
+  // List uploads limited to 1 MiB: the server's own hard limit must still let a maximal bulk through.
+  [capped, small] = await Promise.all([
+    startScreeningWorld({ quota: 0, flags: { maxUploadBytes: 1024 * 1024 } }),
+    startScreeningWorld({ flags: { maxJsonBodyBytes: SMALL_JSON_LIMIT } }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([capped.close(), small.close()]);
