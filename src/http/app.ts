@@ -9,7 +9,7 @@ import { type BodyRule, bodyLimitKey, declaredBodyRules } from "./body-limits";
 import { principalOf } from "./authenticate";
 import { apiDocs } from "./docs";
 import type { HttpDeps } from "./deps";
-import { isJsonMediaType, MalformedJson, readJsonText, refuseContentCoding, UNREAD } from "./media";
+import { inContentCoding, isJsonMediaType, MalformedJson, readJsonText, refuseContentCoding, UNREAD } from "./media";
 import { jsonResponse } from "./negotiate";
 import { refuseUndecodableQuery } from "./query-encoding";
 import { literalRouteElsewhere, notInThisVersion, type RouteTable, routeNotFound, routeTable } from "./route-table";
@@ -44,6 +44,9 @@ export function createApp(deps: HttpDeps) {
       enforceBodyLimit(request, deps, bodyRuleFor);
     })
     .onParse(async ({ request, contentType }) => {
+      // Refused with 415 once the guard has run (refuseMalformedInput), and never read: not buffered,
+      // and not parsed as multipart into a 400 on the list upload.
+      if (inContentCoding(request)) return UNREAD;
       const declared = declaredLength(request);
       // Elysia parses before the guard's transform authenticates. Anyone may make the server read up
       // to maxJsonBodyBytes; a route that takes more (bulk's JSON, the list upload's multipart, which

@@ -46,6 +46,16 @@ function unsupported(contentType: string): ServiceError {
   return new ServiceError("UNSUPPORTED_MEDIA_TYPE", `This endpoint reads a JSON body; Content-Type "${shown}" is not JSON: ${SEND_JSON}.`);
 }
 
+/** Whether the request has body bytes in a content coding other than identity; such a body is never read (app.ts). */
+export function inContentCoding(request: Request): boolean {
+  const coding = request.headers.get("content-encoding");
+  if (coding === null || !sentBytes(request)) return false;
+  return coding.split(",").some((c) => {
+    const name = c.trim().toLowerCase();
+    return name !== "" && name !== "identity";
+  });
+}
+
 /**
  * A body sent in a content coding (Content-Encoding: gzip, br, deflate) is refused with 415, as RFC
  * 9110 (15.5.16) asks of a server that does not decode it, with Accept-Encoding: identity naming what
@@ -53,13 +63,8 @@ function unsupported(contentType: string): ServiceError {
  * screened as if the label were not there. "identity" and a request without body bytes pass.
  */
 export function refuseContentCoding(request: Request): void {
-  const coding = request.headers.get("content-encoding");
-  if (coding === null || !sentBytes(request)) return;
-  const codings = coding
-    .split(",")
-    .map((c) => c.trim().toLowerCase())
-    .filter((c) => c !== "" && c !== "identity");
-  if (codings.length === 0) return;
+  if (!inContentCoding(request)) return;
+  const coding = request.headers.get("content-encoding") ?? "";
   const shown = coding.length > 100 ? `${coding.slice(0, 100)}…` : coding;
   throw new ServiceError("UNSUPPORTED_MEDIA_TYPE", `The request body must not be encoded; Content-Encoding "${shown}" is not supported: send the body uncompressed, without Content-Encoding.`, {
     headers: { "accept-encoding": "identity" },

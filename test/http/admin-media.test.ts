@@ -217,6 +217,15 @@ describe("415 for a body that is not JSON, before anything is written", () => {
     const res = await unchangedBy(() => sendJson("POST", "/v1/lists/import", { file: "sdn.csv" }));
     expect(expectProblem(res, 415, "UNSUPPORTED_MEDIA_TYPE", "/v1/lists/import").detail).toContain("multipart/form-data");
   });
+
+  test("a gzipped multipart upload is 415 for its content coding, not read as a malformed upload, and nothing is imported", async () => {
+    const encoded = new Response(multipartOfficialFile());
+    const type = encoded.headers.get("content-type") ?? "";
+    const body = Bun.gzipSync(new Uint8Array(await encoded.arrayBuffer()));
+    const res = await unchangedBy(() => send("/v1/lists/import", { method: "POST", headers: { "content-type": type, "content-encoding": "gzip" }, body }));
+    expect(expectProblem(res, 415, "UNSUPPORTED_MEDIA_TYPE", "/v1/lists/import").detail).toContain("Content-Encoding");
+    expect(res.headers.get("accept-encoding")).toBe("identity");
+  });
 });
 
 describe("unknown query parameters are refused, not ignored", () => {
