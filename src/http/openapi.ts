@@ -26,11 +26,11 @@ function openApiSchema(schema: z.ZodType, io: "input" | "output"): OpenApiSchema
   return z.toJSONSchema(schema, { io, unrepresentable: "any" }) as OpenApiSchema;
 }
 
-/** An operation's JSON request body, described by the zod schema that validates it. */
 /** The JSON types a jsonBody route reads (media.ts, isJsonMediaType), said once for every request body. */
 const JSON_BODY_TYPES =
   "JSON, declared as application/json (any charset parameter; the body is read as UTF-8), text/json or an application/*+json type, or sent with no Content-Type; in no content coding (Content-Encoding other than identity is 415).";
 
+/** An operation's JSON request body, described by the zod schema that validates it. */
 export function jsonRequestBody(schema: z.ZodType, required = true) {
   return { required, description: JSON_BODY_TYPES, content: { "application/json": { schema: openApiSchema(schema, "input") } } };
 }

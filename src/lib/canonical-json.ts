@@ -7,7 +7,9 @@
  * them): the audit chain's stored hashes were computed that way and must verify unchanged. It is
  * written with a stack of its own rather than by recursion, because an Idempotency-Key hashes
  * client input as sent, and a bulk row nested 30,000 arrays deep overflowed the call stack (a 500
- * where the same request without a key gets its row refused).
+ * where the same request without a key gets its row refused). Inputs are JSON values as parsed or
+ * built by this code: a Date's toJSON is honoured, no other object's, and a cycle is refused with a
+ * TypeError, as JSON.stringify refuses it.
  */
 export interface CanonicalJsonOptions {
   /**
@@ -36,11 +38,19 @@ export function canonicalJson(value: unknown, options: CanonicalJsonOptions = {}
   if (isOmitted(value)) return JSON.stringify(value);
   const parts: string[] = [];
   const stack: Frame[] = [];
+  /** The arrays and objects being written (those of the stack): meeting one again is a cycle. */
+  const open = new Set<object>();
+  const enter = (item: object): void => {
+    if (open.has(item)) throw new TypeError("canonicalJson: the value is circular");
+    open.add(item);
+  };
   const write = (item: unknown): void => {
     if (Array.isArray(item)) {
+      enter(item);
       parts.push("[");
       stack.push({ kind: "array", items: item, next: 0 });
     } else if (item !== null && typeof item === "object" && !(item instanceof Date)) {
+      enter(item);
       parts.push("{");
       stack.push({ kind: "object", source: item as Record<string, unknown>, keys: sortedKeys(item), next: 0, written: false });
     } else if (typeof item === "number" && !Number.isFinite(item) && options.nonFiniteAsWords === true) {
@@ -56,6 +66,7 @@ export function canonicalJson(value: unknown, options: CanonicalJsonOptions = {}
     if (top.kind === "array") {
       if (top.next === top.items.length) {
         parts.push("]");
+        open.delete(top.items);
         stack.pop();
         continue;
       }
@@ -68,6 +79,7 @@ export function canonicalJson(value: unknown, options: CanonicalJsonOptions = {}
     while (top.next < top.keys.length && isOmitted(top.source[top.keys[top.next] as string])) top.next++;
     if (top.next === top.keys.length) {
       parts.push("}");
+      open.delete(top.source);
       stack.pop();
       continue;
     }

@@ -123,9 +123,11 @@ export function revokeApiKey(ctx: AppContext, args: { tenant: string; keyId: str
   return prepareRevokeApiKey(ctx, args, meta)();
 }
 
-/** revokeApiKey with its tenant found now, and the write returned for the group commit (the key is looked up under the lock). */
+/** revokeApiKey with its tenant and key found now (404 at once), and the write returned for the group commit; the key is read again under the lock. */
 export function prepareRevokeApiKey(ctx: AppContext, args: { tenant: string; keyId: string }, meta: CallMeta): PreparedWrite<ApiKeyInfo> {
-  getTenantRow(ctx.db, args.tenant);
+  const tenant = getTenantRow(ctx.db, args.tenant);
+  const key = ctx.db.orm.select({ id: apiKeys.id }).from(apiKeys).where(and(eq(apiKeys.id, args.keyId), eq(apiKeys.tenantId, tenant.id))).get();
+  if (!key) throw notFound(`API key ${args.keyId}`);
   return () => writeTx(ctx.db, () => {
     const tenant = getTenantRow(ctx.db, args.tenant);
     const row = ctx.db.orm

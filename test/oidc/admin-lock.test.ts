@@ -73,6 +73,7 @@ test("while another process holds the write lock, admin requests that cannot be 
       { name: "resume: unknown tenant", expected: 404, send: () => api("POST", `${path(tenantPath, UNKNOWN_ID)}/resume`, { reason: "back" }) },
       { name: "api key: unknown tenant", expected: 404, send: () => api("POST", `${path(tenantPath, UNKNOWN_ID)}/api-keys?label=x`) },
       { name: "revoke: unknown tenant", expected: 404, send: () => api("DELETE", `${path(tenantPath, UNKNOWN_ID)}/api-keys/${stack.seed.apiKeyId}`) },
+      { name: "revoke: unknown key", expected: 404, send: () => api("DELETE", `${path(tenantPath, tenant)}/api-keys/${UNKNOWN_ID}`) },
       { name: "secret rotation: unknown tenant", expected: 404, send: () => api("POST", `${path(tenantPath, UNKNOWN_ID)}/webhook/secret`) },
       {
         name: "bulk redelivery: bad status",

@@ -26,3 +26,11 @@ test("nonFiniteAsWords tells Infinity, -Infinity and NaN from null, which JSON.s
   expect(canonicalJson([Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NaN, null])).toBe("[null,null,null,null]");
   expect(canonicalJson([Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NaN, null], { nonFiniteAsWords: true })).toBe("[Infinity,-Infinity,NaN,null]");
 });
+
+test("a circular value is refused with a TypeError, not written until memory runs out; a value met twice without a cycle is written twice", () => {
+  const loop: Record<string, unknown> = { a: 1 };
+  loop.self = { back: loop };
+  expect(() => canonicalJson(loop)).toThrow(TypeError);
+  const shared = { x: 1 };
+  expect(canonicalJson([shared, { y: shared }])).toBe('[{"x":1},{"y":{"x":1}}]');
+});
