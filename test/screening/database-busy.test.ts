@@ -2,6 +2,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { DB_FILE } from "@/storage/db";
+import { importListFiles } from "@/watchlists/import";
+import { ofacFilesWith } from "../helpers/lists";
 import { expectProblem, json } from "../helpers/api";
 import { type BulkBody, type ScreeningWorld, startScreeningWorld } from "./world";
 
@@ -162,4 +164,34 @@ test("records that waited for the lock and then failed otherwise do not leave th
   // Recorded, not only received: the receiver counts the POST before its 204 reaches the server.
   await world.receiver.waitUntil(() => statusOf(next) === "delivered", 3_000);
   expect(world.receiver.delivered.some((d) => d.body.screeningId === next)).toBe(true);
+});
+
+test("a list import by the serving process waits for another process's lock without stopping the server, then records its version", async () => {
+  const sqlite = world.lists.server.ctx.db.sqlite;
+  sqlite.run("PRAGMA busy_timeout = 5000");
+  const versions = () => other.query<{ n: number }, []>("SELECT count(*) AS n FROM list_versions").get()?.n ?? 0;
+  const before = versions();
+  other.run("BEGIN IMMEDIATE");
+  let settled = false;
+  let imported: ReturnType<typeof importListFiles> | undefined;
+  try {
+    // In the server's own process and connection, as POST /v1/lists/import runs it. SQLite's own wait
+    // for the lock held the one thread: nothing else ran, this test's release included, for 5 s.
+    imported = importListFiles(world.lists.server.ctx.db, ofacFilesWith([{ id: 990_001, name: "Lockwait Example" }]), { actor: { type: "cli", id: "test" } });
+    void imported.finally(() => {
+      settled = true;
+    });
+    await Bun.sleep(50);
+    expect((await world.get("/v1/usage")).status).toBe(200);
+    expect(settled).toBe(false);
+  } finally {
+    other.run("ROLLBACK");
+  }
+  try {
+    const report = await imported;
+    expect(report?.results.map((r) => r.status)).toContain("imported");
+    expect(versions()).toBe(before + 1);
+  } finally {
+    sqlite.run("PRAGMA busy_timeout = 200");
+  }
 });

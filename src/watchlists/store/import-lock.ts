@@ -2,7 +2,7 @@ import { readFileSync, readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import { ServiceError } from "@/errors";
 import { newId } from "@/lib/ids";
-import { type Db, writeTx } from "@/storage/db";
+import { type Db, writeTxWhenFree } from "@/storage/db";
 
 const KEY = "lists.import.lock";
 const TTL_MS = 60_000;
@@ -57,17 +57,15 @@ export async function withImportLock<T>(db: Db, holder: string, body: (lease: Im
   const startedAt = new Date().toISOString();
   // The row as written when taken and at each renewal: a lease of TTL_MS from now.
   const leaseValue = () => serialise({ owner, holder, startedAt, expiresAt: new Date(Date.now() + TTL_MS).toISOString() });
-  acquire(db, leaseValue);
+  await acquire(db, leaseValue);
   const renew = setInterval(() => {
-    try {
-      // Only while still ours: a renewal that overwrote the row would take the lock back from an
-      // import that took it over, and both would then write.
-      writeTx(db, () =>
-        db.sqlite.run("UPDATE app_meta SET value = ? WHERE key = ? AND json_extract(value, '$.owner') = ?", [leaseValue(), KEY, owner]),
-      );
-    } catch {
+    // Only while still ours: a renewal that overwrote the row would take the lock back from an
+    // import that took it over, and both would then write.
+    writeTxWhenFree(db, () =>
+      db.sqlite.run("UPDATE app_meta SET value = ? WHERE key = ? AND json_extract(value, '$.owner') = ?", [leaseValue(), KEY, owner]),
+    ).catch(() => {
       // A failed renewal only shortens the lease; the fencing checks decide whether the import may go on.
-    }
+    });
   }, TTL_MS / 3);
   const held = () => lockOwner(db) === owner;
   const lease: ImportLease = {
@@ -83,7 +81,7 @@ export async function withImportLock<T>(db: Db, holder: string, body: (lease: Im
     return await body(lease);
   } finally {
     clearInterval(renew);
-    writeTx(db, () => db.sqlite.run("DELETE FROM app_meta WHERE key = ? AND json_extract(value, '$.owner') = ?", [KEY, owner]));
+    await writeTxWhenFree(db, () => db.sqlite.run("DELETE FROM app_meta WHERE key = ? AND json_extract(value, '$.owner') = ?", [KEY, owner]));
   }
 }
 
@@ -92,8 +90,8 @@ function lockOwner(db: Db): string | null {
   return row?.owner ?? null;
 }
 
-function acquire(db: Db, leaseValue: () => string): void {
-  writeTx(db, () => {
+function acquire(db: Db, leaseValue: () => string): Promise<void> {
+  return writeTxWhenFree(db, () => {
     const row = db.sqlite.query<{ value: string }, [string]>("SELECT value FROM app_meta WHERE key = ?").get(KEY);
     if (row) {
       const current = JSON.parse(row.value) as LockValue;

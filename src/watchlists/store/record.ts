@@ -4,7 +4,7 @@ import { appendAudit } from "@/audit/append";
 import { SYSTEM_CHAIN } from "@/audit/chain";
 import type { CallMeta } from "@/context";
 import { newId } from "@/lib/ids";
-import { type Db, walAutocheckpoint, writeTx } from "@/storage/db";
+import { type Db, walAutocheckpoint, writeTxWhenFree } from "@/storage/db";
 import type { SourceList, WatchlistEntity } from "../entity";
 import type { ListPart } from "../editions";
 import {
@@ -52,7 +52,7 @@ export async function recordImport(
 ): Promise<RecordedImport> {
   const started = performance.now();
   const at = options.at ?? new Date();
-  removeOrphans(db, lease);
+  await removeOrphans(db, lease);
   const current = latestSnapshot(db);
   const pending: VersionRow[] = [];
   /** Per version: the refusals an operator's allowance let through, for its warnings and the audit entry. */
@@ -99,7 +99,7 @@ export async function recordImport(
         // than leave up to a million orphan rows until the next import.
         // Not once another import has taken the lock: its own rows are orphans too until it commits.
         try {
-          if (lease.held()) removeOrphans(db, lease);
+          if (lease.held()) await removeOrphans(db, lease);
         } catch {
           // The next import removes them.
         }
@@ -138,7 +138,7 @@ export async function recordImport(
 
   if (pending.length === 0) return { snapshot: current, results, durationMs: performance.now() - started };
 
-  const snapshot = writeTx(db, () => {
+  const snapshot = await writeTxWhenFree(db, () => {
     lease.assertHeld();
     assertWhole(db, current, pending);
     return commitVersions(db, current, pending, meta, at, imports.some((i) => i.isDemo), overrides);
@@ -313,8 +313,8 @@ function assertWhole(db: Db, current: ListSnapshot | null, pending: readonly Ver
   }
 }
 
-function removeOrphans(db: Db, lease: ImportLease): void {
-  writeTx(db, () => {
+function removeOrphans(db: Db, lease: ImportLease): Promise<void> {
+  return writeTxWhenFree(db, () => {
     lease.assertHeld();
     db.sqlite.run("DELETE FROM list_entities WHERE version_id NOT IN (SELECT id FROM list_versions)");
     db.sqlite.run("DELETE FROM list_changes WHERE version_id NOT IN (SELECT id FROM list_versions)");
@@ -369,19 +369,19 @@ async function writeEntities(
     let nameCount = 0;
     let rows: Array<[string, number, string, string, string]> = [];
     let changes: Array<[string, "added" | "changed" | "removed"]> = [];
-    const flush = () => {
+    const flush = async () => {
       if (rows.length === 0 && changes.length === 0) return;
       const [entityRows, changeRows] = [rows, changes];
       rows = [];
       changes = [];
-      writeTx(db, () => {
+      await writeTxWhenFree(db, () => {
         // One read per chunk: an import that lost its lock stops at its next chunk, not at its end.
         lease.assertHeld();
         for (const row of entityRows) insert.run(...row);
         for (const [externalId, change] of changeRows) insertChange.run(versionId, externalId, change);
       });
     };
-    /** Adds one entity's row; true when a chunk is full and was written. */
+    /** Adds one entity's row; true when a chunk is full, to be written (flushChunk). */
     const take = (row: EntityRow): boolean => {
       const id = row.externalId;
       if (!seen.has(id)) {
@@ -397,31 +397,32 @@ async function writeEntities(
       }
       nameCount += row.nameCount;
       rows.push([versionId, ordinal++, id, row.contentHash, row.data]);
-      if (rows.length < CHUNK) return false;
-      flush();
+      return rows.length >= CHUNK;
+    };
+    /** Writes a full chunk and lets the server's requests run before the next. */
+    const flushChunk = async () => {
+      await flush();
       onProgress?.({ source: item.source, phase: "entities", done: ordinal });
-      return true;
+      await yieldToEventLoop();
     };
     if (item.rowBatches) {
       for await (const batch of item.rowBatches) {
-        let wrote = false;
-        for (const row of batch) wrote = take(row) || wrote;
-        if (wrote) await yieldToEventLoop();
+        for (const row of batch) if (take(row)) await flushChunk();
       }
     } else {
       for await (const entity of item.entities as AsyncIterable<WatchlistEntity>) {
-        if (take(entityRow(entity))) await yieldToEventLoop();
+        if (take(entityRow(entity))) await flushChunk();
       }
     }
-    flush();
+    await flush();
     onProgress?.({ source: item.source, phase: "entities", done: ordinal });
     for (const id of before.keys()) {
       if (seen.has(id)) continue;
       changes.push([id, "removed"]);
       counts.removed++;
-      if (changes.length >= CHUNK) flush();
+      if (changes.length >= CHUNK) await flush();
     }
-    flush();
+    await flush();
     onProgress?.({ source: item.source, phase: "diff", done: ordinal });
     return { versionId, entityCount: ordinal, nameCount, ...counts };
   } finally {
