@@ -51,7 +51,7 @@ export const WebhookPayloadBody = z
       .nullable()
       .describe("The correlation id of the request that created the screening: the screening's screeningCorrelationId (not its correlationId, which is the reading request's own); null when no request started it"),
   })
-  .describe("The signed body, parsed (docs/webhooks.md, Payload)");
+  .describe("The signed body, parsed (docs/webhooks.md, Body)");
 
 const WebhookAttemptResponse = z.object({
   series: z.number().int().min(1),

@@ -166,6 +166,13 @@ describe("usage errors exit 2, with one error line and nothing on stdout", () =>
     expectCleanFailure(await run(args), 2, message);
   });
 
+  test("an empty body (a forgotten --body-file in a script, an empty capture) is a usage error, not the verdict invalid", async () => {
+    const fromStdin = await run(["--secret-file", secretFile, ...headers()], { stdin: new Uint8Array() });
+    expectCleanFailure(fromStdin, 2, /The body on stdin is empty/);
+    const emptyFile = file("empty-body", "");
+    expectCleanFailure(await run(["--secret-file", secretFile, ...headers(), "--body-file", emptyFile]), 2, /The body in --body-file .* is empty/);
+  });
+
   test("an unknown option exits 2 as well, not 1", async () => {
     const res = await run(["--secret-file", secretFile, ...headers(), "--body-file", bodyFile, "--bogus"]);
     expect(res.code).toBe(2);

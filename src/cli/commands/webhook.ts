@@ -103,7 +103,16 @@ function readSecret(options: VerifyOptions): string {
 
 async function readBody(bodyFile: string | undefined): Promise<Uint8Array> {
   // Bytes as received: nothing is decoded, trimmed or normalised before the HMAC.
-  if (bodyFile !== undefined) return readInput(bodyFile, "--body-file");
+  const body = bodyFile !== undefined ? readInput(bodyFile, "--body-file") : await readStdin();
+  // No delivery has an empty body. An empty one is a forgotten --body-file in a script (stdin not a
+  // terminal but empty) or an empty capture: a usage error (2), not the verdict "invalid" (1).
+  if (body.byteLength === 0) {
+    throw invalidInput(`The body ${bodyFile !== undefined ? `in --body-file ${bodyFile}` : "on stdin"} is empty; give the delivery's raw body with --body-file <file>, or pipe it on stdin.`);
+  }
+  return body;
+}
+
+function readStdin(): Promise<Uint8Array> {
   if (process.stdin.isTTY) throw invalidInput("Give the raw body with --body-file <file>, or pipe it on stdin.");
   return Bun.stdin.bytes();
 }
