@@ -1,8 +1,11 @@
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { syncDirectory, syncFile } from "@/lib/durable-fs";
 import { MASTER_KEY_FILE } from "@/lib/secret-box";
 import { DB_FILE, type Db } from "./db";
+
+/** The name a backup's database has until it is complete (backupDataFolder). */
+export const PARTIAL_BACKUP_FILE = `${DB_FILE}.partial`;
 
 export interface BackupResult {
   folder: string;
@@ -28,6 +31,11 @@ export function unusableBackupFolder(folder: string): string | null {
  *
  * The copy holds subject names and the key that opens the webhook secrets: a new folder is made
  * 0700 and both files 0600, whatever the umask.
+ *
+ * The database is written as aml.db.partial and renamed to aml.db last, once it and the key are on
+ * disk: a backup killed part-way (cron, an OOM kill, a reboot) leaves no aml.db. Written under its
+ * own name, a cut-short copy rolled back by its leftover journal opened as an empty appliance, which
+ * `aml audit verify --all` reported intact (0 entries), the check the restore procedure relies on.
  */
 export function backupDataFolder(db: Db, dataDir: string, destination: string): BackupResult {
   const folder = resolve(destination);
@@ -39,11 +47,12 @@ export function backupDataFolder(db: Db, dataDir: string, destination: string): 
     chmodSync(folder, 0o700);
   }
   const database = join(folder, DB_FILE);
+  const partial = join(folder, PARTIAL_BACKUP_FILE);
   // Created empty with its mode first: VACUUM INTO fills an existing empty file and keeps its mode,
   // so the copy is never readable by others, not even for a moment.
-  writeFileSync(database, "", { mode: 0o600, flag: "wx" });
-  chmodSync(database, 0o600);
-  db.sqlite.run("VACUUM INTO ?", [database]);
+  writeFileSync(partial, "", { mode: 0o600, flag: "wx" });
+  chmodSync(partial, 0o600);
+  db.sqlite.run("VACUUM INTO ?", [partial]);
   let masterKey: string | null = null;
   const keyFile = join(dataDir, MASTER_KEY_FILE);
   if (existsSync(keyFile)) {
@@ -52,9 +61,12 @@ export function backupDataFolder(db: Db, dataDir: string, destination: string): 
     chmodSync(masterKey, 0o600);
     syncFile(masterKey);
   }
-  // Synced before "backup written" is printed: an operator who then carries the folder away or
-  // deletes older backups must not find an empty key or a cut-short database after a power cut.
-  syncFile(database);
+  // Synced before the rename, and the rename before "backup written" is printed: an operator who
+  // then carries the folder away or deletes older backups must not find an empty key or a cut-short
+  // database after a power cut.
+  syncFile(partial);
+  syncDirectory(folder);
+  renameSync(partial, database);
   syncDirectory(folder);
   return { folder, database, masterKey, bytes: Bun.file(database).size };
 }

@@ -1,11 +1,12 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
-import { statSync } from "node:fs";
+import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { verifyAuditChain } from "@/audit/verify";
 import { resolveApiKey } from "@/auth/resolve-api-key";
 import { sha256Hex } from "@/lib/hash";
 import { createSecretBox, readMasterKey } from "@/lib/secret-box";
+import { PARTIAL_BACKUP_FILE } from "@/storage/backup";
 import { DB_FILE, openDb } from "@/storage/db";
 import { EMBEDDED_MIGRATIONS } from "@/storage/migrations";
 import { setQuota } from "@/tenants/quota";
@@ -86,8 +87,21 @@ describe("aml backup", () => {
       expect(verify.code).toBe(0);
       expect(verify.stdout).toMatch(/intact\s+true/);
       expectCleanFailure(again, 2, /is not empty; choose a new folder/);
+      // Written under a temporary name and renamed last: nothing of it is left beside aml.db.
+      expect(readdirSync(destination).sort()).toEqual([DB_FILE, "master.key"]);
     } finally {
       await server.close();
     }
+  });
+
+  test("a folder left by a backup stopped part-way is refused by every command, not opened as an empty appliance", async () => {
+    // What a killed backup leaves: the copy still under its temporary name (VACUUM INTO had not finished).
+    const folder = freshDir();
+    writeFileSync(join(folder, PARTIAL_BACKUP_FILE), new Uint8Array(4096), { mode: 0o600 });
+    writeFileSync(join(folder, `${PARTIAL_BACKUP_FILE}-journal`), new Uint8Array(1024), { mode: 0o600 });
+    for (const args of [["audit", "verify", "--all"], ["tenant", "list"]]) {
+      expectCleanFailure(await runCli(args, { dataDir: folder }), 2, /holds an unfinished backup \(aml\.db\.partial, no aml\.db\)/);
+    }
+    expect(readdirSync(folder).sort()).toEqual([PARTIAL_BACKUP_FILE, `${PARTIAL_BACKUP_FILE}-journal`]);
   });
 });
