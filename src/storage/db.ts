@@ -278,29 +278,32 @@ export interface WriteTxOptions {
   ifLockFree?: boolean;
 }
 
-/** Pauses between tries of writeTxWhenFree: 2 ms, doubling to 50 ms, as the group commit's lanes poll. */
-const LOCK_POLL_FIRST_MS = 2;
-const LOCK_POLL_MAX_MS = 50;
+/**
+ * How long a write waiting for another process's lock pauses after its `tries`-th failed try: 2 ms,
+ * doubling to 50 ms, so the event loop stays free for reads and a lock released is taken within
+ * 50 ms. writeTxWhenFree and the group commit's lanes (group-commit.ts) poll on this schedule.
+ */
+export function lockPollPause(tries: number): number {
+  return Math.min(50, 2 * 2 ** tries);
+}
 
 /**
  * writeTx for work that may wait for another process's write lock without holding the thread: a
  * list import inside the server, which answers screens meanwhile. SQLite's own wait (busy_timeout)
  * would stop every request of the server for as long. BEGIN IMMEDIATE is tried without that wait,
- * and again after pauses of 2 ms doubling to 50 ms, until the connection's busy_timeout has passed
+ * and again after each pause of lockPollPause, until the connection's busy_timeout has passed
  * since the first try; then it fails with WriteLockTaken (SQLITE_BUSY), as writeTx would have after
  * waiting inside SQLite. fn runs only once the lock is taken. Inside a transaction it is writeTx.
  */
 export async function writeTxWhenFree<T>(db: Db, fn: () => T, options: Omit<WriteTxOptions, "ifLockFree"> = {}): Promise<T> {
   const started = performance.now();
-  let pause = LOCK_POLL_FIRST_MS;
-  for (;;) {
+  for (let tries = 0; ; tries++) {
     try {
       return writeTx(db, fn, { ...options, ifLockFree: true });
     } catch (error) {
       if (!(error instanceof WriteLockTaken) || performance.now() - started >= error.waitMs) throw error;
     }
-    await Bun.sleep(pause);
-    pause = Math.min(pause * 2, LOCK_POLL_MAX_MS);
+    await Bun.sleep(lockPollPause(tries));
   }
 }
 

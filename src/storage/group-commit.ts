@@ -1,5 +1,5 @@
 import { oncePer } from "@/lib/once-per";
-import { type Db, type WriteTxOptions, WriteLockTaken, writeTx } from "./db";
+import { type Db, lockPollPause, type WriteTxOptions, WriteLockTaken, writeTx } from "./db";
 
 /**
  * Group commit. Every write transaction pays a fixed price on top of its statements: BEGIN
@@ -84,13 +84,6 @@ function batchLength(units: readonly Unit[]): number {
  * requests never overlap, is never made to wait.
  */
 const COMMIT_SPACING_MS = 2;
-
-/**
- * While another process holds the write lock, a lane tries again after this long, doubling up to
- * LOCK_POLL_MAX_MS: the event loop stays free for reads, and a lock released is taken within 50 ms.
- */
-const LOCK_POLL_FIRST_MS = 2;
-const LOCK_POLL_MAX_MS = 50;
 
 interface Unit {
   work: () => unknown;
@@ -243,7 +236,8 @@ class Committer implements GroupCommit {
       else waiting.push(unit);
     }
     lane.units.splice(0, lane.units.length, ...waiting);
-    const pause = Math.min(LOCK_POLL_MAX_MS, LOCK_POLL_FIRST_MS * 2 ** lane.lockPolls);
+    // While another process holds the write lock, the lane tries again on lockPollPause's schedule.
+    const pause = lockPollPause(lane.lockPolls);
     lane.lockPolls++;
     // A flush of the units past MAX_BATCH may be scheduled already (the first poll): it is the poll.
     if (lane.scheduled) return;

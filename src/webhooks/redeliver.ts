@@ -130,7 +130,7 @@ const utc = (value: string | null | undefined): string | null => (value ? new Da
  * first instant it cannot take whole. Only when that instant is the first (more than `cap`
  * deliveries share it) does it take the instant whole, past the cap (`instantWhole`).
  */
-export function pageOf<Row extends { created_at: string }>(
+function pageOf<Row extends { created_at: string }>(
   rows: readonly Row[],
   cap: number,
   instantWhole: (instant: string) => { whole: Row[]; after: string | null },
