@@ -1,12 +1,19 @@
+import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { BearerVerifier } from "@/auth/bearer";
+import { loadConfig } from "@/config";
+import type { AppContext } from "@/context";
+import { type Clock, systemClock } from "@/lib/clock";
+import { createLogger } from "@/lib/logger";
+import { createSecretBox } from "@/lib/secret-box";
 import { startIndex, type MatchIndex } from "@/matching/index";
 import { screeningExtension } from "@/screening/extension";
 import type { ServerExtension } from "@/server";
 import { type Db, openDb } from "@/storage/db";
 import { type WatchlistExtension, watchlistExtension } from "@/watchlists/extension";
 import { importListFiles, type ListFile } from "@/watchlists/import";
+import { type LoadedLists, WatchlistRuntime } from "@/watchlists/runtime";
 import { type WebhookExtension, type WebhookExtensionOptions, webhookExtension } from "@/webhooks/extension";
 import { startTestServer, type TestServer, tempDataDir } from "./server";
 
@@ -19,6 +26,26 @@ export const SCREENING_FIXTURES = join(import.meta.dir, "..", "screening", "fixt
 
 export function fixtureFiles(names: readonly string[] = ["sdn.csv", "alt.csv"], dir = SCREENING_FIXTURES): ListFile[] {
   return names.map((name) => ({ name, bytes: readFileSync(join(dir, name)) }));
+}
+
+/**
+ * For tests of domain verbs, below HTTP: an appliance context on an in-memory database with the
+ * fixture lists imported and loaded (close ctx.db when done).
+ */
+export async function inMemoryListContext(clock: Clock = systemClock): Promise<{ ctx: AppContext; lists: LoadedLists<MatchIndex> }> {
+  const ctx: AppContext = {
+    db: openDb(":memory:"),
+    config: loadConfig({ env: {}, flags: { logLevel: "silent" } }),
+    clock,
+    log: createLogger("silent"),
+    secrets: createSecretBox(randomBytes(32)),
+  };
+  await importListFiles(ctx.db, fixtureFiles(), { actor: { type: "cli", id: "test" } });
+  const runtime = new WatchlistRuntime(ctx.db, startIndex, ctx.log);
+  await runtime.refresh();
+  const lists = runtime.current();
+  if (!lists) throw new Error("the fixture lists did not load");
+  return { ctx, lists };
 }
 
 /** An OFAC main file (sdn.csv) with extra fictional individuals appended: a new list version. */

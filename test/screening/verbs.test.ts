@@ -1,20 +1,14 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { randomBytes } from "node:crypto";
-import { loadConfig } from "@/config";
 import type { AppContext } from "@/context";
 import { ServiceError } from "@/errors";
-import { systemClock } from "@/lib/clock";
-import { createLogger } from "@/lib/logger";
-import { createSecretBox } from "@/lib/secret-box";
-import { startIndex, type MatchIndex } from "@/matching/index";
+import type { MatchIndex } from "@/matching/index";
 import { bulkScreen } from "@/screening/bulk";
 import { checkScreening } from "@/screening/check";
 import type { ScreeningDeps } from "@/screening/deps";
-import { openDb, writeTx } from "@/storage/db";
+import { writeTx } from "@/storage/db";
 import { chargeScreens } from "@/usage/quota";
-import { importListFiles } from "@/watchlists/import";
-import { type LoadedLists, WatchlistRuntime } from "@/watchlists/runtime";
-import { fixtureFiles } from "../helpers/lists";
+import type { LoadedLists } from "@/watchlists/runtime";
+import { inMemoryListContext } from "../helpers/lists";
 import { makeTenant } from "../helpers/tenants";
 
 /** Domain verbs on an in-memory database, for the paths HTTP cannot reach on demand. */
@@ -23,19 +17,7 @@ let lists: LoadedLists<MatchIndex>;
 const meta = { actor: { type: "cli" as const, id: "test" }, correlationId: "corr-verbs" };
 
 beforeEach(async () => {
-  ctx = {
-    db: openDb(":memory:"),
-    config: loadConfig({ env: {}, flags: { logLevel: "silent" } }),
-    clock: systemClock,
-    log: createLogger("silent"),
-    secrets: createSecretBox(randomBytes(32)),
-  };
-  await importListFiles(ctx.db, fixtureFiles(), meta);
-  const runtime = new WatchlistRuntime(ctx.db, startIndex, ctx.log);
-  await runtime.refresh();
-  const loaded = runtime.current();
-  if (!loaded) throw new Error("fixtures did not load");
-  lists = loaded;
+  ({ ctx, lists } = await inMemoryListContext());
 });
 afterEach(() => ctx.db.close());
 

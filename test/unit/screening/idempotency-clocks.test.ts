@@ -1,16 +1,10 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { randomBytes } from "node:crypto";
-import { loadConfig } from "@/config";
 import type { AppContext } from "@/context";
-import { createLogger } from "@/lib/logger";
-import { createSecretBox } from "@/lib/secret-box";
-import { type MatchIndex, startIndex } from "@/matching/index";
+import type { MatchIndex } from "@/matching/index";
 import { checkScreening } from "@/screening/check";
 import type { ScreeningDeps } from "@/screening/deps";
-import { openDb } from "@/storage/db";
-import { importListFiles } from "@/watchlists/import";
-import { type LoadedLists, WatchlistRuntime } from "@/watchlists/runtime";
-import { fixtureFiles } from "../../helpers/lists";
+import type { LoadedLists } from "@/watchlists/runtime";
+import { inMemoryListContext } from "../../helpers/lists";
 import { makeTenant } from "../../helpers/tenants";
 
 /**
@@ -25,19 +19,7 @@ let clockMs = Date.now();
 const meta = { actor: { type: "cli" as const, id: "test" }, correlationId: "c" };
 
 beforeEach(async () => {
-  ctx = {
-    db: openDb(":memory:"),
-    config: loadConfig({ env: {}, flags: { logLevel: "silent" } }),
-    clock: { now: () => new Date(clockMs) },
-    log: createLogger("silent"),
-    secrets: createSecretBox(randomBytes(32)),
-  };
-  await importListFiles(ctx.db, fixtureFiles(), meta);
-  const runtime = new WatchlistRuntime(ctx.db, startIndex, ctx.log);
-  await runtime.refresh();
-  const current = runtime.current();
-  if (!current) throw new Error("no lists loaded");
-  lists = current;
+  ({ ctx, lists } = await inMemoryListContext({ now: () => new Date(clockMs) }));
 });
 afterEach(() => ctx.db.close());
 
