@@ -6,7 +6,7 @@ import { GroupCommitClosed } from "@/storage/group-commit";
 import { authorizeAdmin, authorizeTenant } from "@/auth/authorize";
 import { isRole } from "@/auth/roles";
 import { type BodyRule, bodyLimitKey, declaredBodyRules } from "./body-limits";
-import { principalOf } from "./authenticate";
+import { principalBeforeBody } from "./authenticate";
 import { apiDocs } from "./docs";
 import type { HttpDeps } from "./deps";
 import { inContentCoding, isJsonMediaType, MalformedJson, readJsonText, refuseContentCoding, UNREAD } from "./media";
@@ -52,8 +52,8 @@ export function createApp(deps: HttpDeps) {
       // to maxJsonBodyBytes; a route that takes more (bulk's JSON, the list upload's multipart, which
       // Elysia reads in full up to maxUploadBytes) reads more only for a caller its policy admits. So
       // a body that may be larger (declared larger, or chunked) is authorized first on such a route:
-      // 401 or 403 before a byte of it is read, and the guard reuses the principal. A body declared
-      // within maxJsonBodyBytes takes none of this.
+      // 401 or 403 before a byte of it is read; the guard authenticates again once it is in. A body
+      // declared within maxJsonBodyBytes takes none of this.
       const mayBeLarge = (declared === null || declared > jsonLimit) && request.body !== null;
       if (contentType.startsWith("multipart/form-data")) {
         // Returning nothing lets Elysia read the upload; only a route that takes one gets that. Any
@@ -176,11 +176,11 @@ function enforceBodyLimit(request: Request, deps: HttpDeps, bodyRuleFor: (reques
 
 /**
  * Authenticates and authorizes the caller for the route's policy before a body over maxJsonBodyBytes
- * is read (the guard would only do so after parsing), and keeps the principal for the guard. Throws
- * the guard's 401 or 403 when that fails.
+ * is read (the guard would only do so after parsing). Throws the guard's 401 or 403 when that fails;
+ * the guard checks the credential again once the body is in (principalOf).
  */
 async function authorizeBeforeBody(deps: HttpDeps, request: Request, rule: BodyRule): Promise<void> {
-  const principal = await principalOf(deps, request);
+  const principal = await principalBeforeBody(deps, request);
   if (rule.policy === "Admin") authorizeAdmin(principal);
   else authorizeTenant(deps.db, principal, rule.policy);
 }

@@ -8,13 +8,32 @@ import { requestState } from "./request-state";
 const unauthenticated = (detail: string) => new ServiceError("UNAUTHENTICATED", detail);
 
 /**
- * The request's caller, authenticated once per request: a caller found before the body was read
- * (app.ts onParse) is kept in the request state and reused by the guard, so a token is never
- * verified twice.
+ * The request's caller, as the guard acts for it: authenticated once the body is in. A caller found
+ * before a large body was read (principalBeforeBody) is authenticated again here: an upload can take
+ * a minute, and a key revoked (or a token expired) while it arrived must not screen or import with
+ * it, just as a tenant suspended meanwhile is refused by the guard's tenant check. The principal
+ * found first stays in the request state when this throws, so the access log still names the
+ * credential the 401 was for.
  */
 export async function principalOf(deps: HttpDeps, request: Request): Promise<Principal> {
   const state = requestState(request);
-  state.principal ??= await authenticate(deps, request);
+  if (state.principal === undefined || state.principalBeforeBody) {
+    const principal = await authenticate(deps, request);
+    state.principal = principal;
+    state.principalBeforeBody = false;
+  }
+  return state.principal;
+}
+
+/**
+ * The caller of a request whose body has not been read yet (app.ts onParse, for a body that may be
+ * over maxJsonBodyBytes): kept in the request state for the access log, and checked again by
+ * principalOf once the body is in.
+ */
+export async function principalBeforeBody(deps: HttpDeps, request: Request): Promise<Principal> {
+  const state = requestState(request);
+  state.principal = await authenticate(deps, request);
+  state.principalBeforeBody = true;
   return state.principal;
 }
 

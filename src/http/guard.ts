@@ -13,9 +13,9 @@ import { requestState } from "./request-state";
 export function guard(deps: HttpDeps) {
   // Authentication runs in `transform`, before query/body validation, so an unauthenticated caller
   // gets 401 rather than a 400 that would describe the route's schema. For a large body on a route that
-  // takes one (bulk, the list upload) it already ran, with the policy check, before the body was read
-  // (app.ts onParse): the principal it found is taken from the request state rather than
-  // authenticated twice (a token verified twice), and the policy check, a cached lookup, runs again.
+  // takes one (bulk, the list upload) it also ran, with the policy check, before the body was read
+  // (app.ts onParse); both run again here, once the body is in: a key revoked or a tenant suspended
+  // while an upload arrived does not act (principalOf).
   const callers = new WeakMap<Request, TenantCaller>();
   const admins = new WeakMap<Request, Principal>();
   return new Elysia().macro({

@@ -11,11 +11,13 @@ export interface RequestState {
   startedAt: number;
   tenantId?: string;
   /**
-   * The caller, once authenticated (authenticate.ts principalOf): before the body was read when the
-   * body may be over maxJsonBodyBytes on a route that takes one (app.ts onParse), else by the guard.
-   * Kept so that a credential is verified once per request.
+   * The caller, once authenticated (authenticate.ts): by the guard, and also before the body was read
+   * when the body may be over maxJsonBodyBytes on a route that takes one (app.ts onParse). Read by
+   * the access log.
    */
   principal?: Principal;
+  /** Whether `principal` was found before the body was read, so the guard authenticates it again. */
+  principalBeforeBody?: boolean;
   /** The response's media type, when the route decided it before its handler ran (media.ts `produces`). */
   representation?: Representation;
   /** Set when an error produced the response, for the access log. */

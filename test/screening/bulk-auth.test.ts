@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { BearerVerifier } from "@/auth/bearer";
-import { issueApiKey } from "@/tenants/keys";
+import { connect } from "node:net";
+import { issueApiKey, revokeApiKey } from "@/tenants/keys";
+import { setTenantStatus } from "@/tenants/status";
 import { call, expectProblem, json } from "../helpers/api";
 import { type ListServer, startListServer } from "../helpers/lists";
 import { headersOnly as rawHeadersOnly } from "../helpers/raw-http";
@@ -12,8 +14,8 @@ import { makeTenant } from "../helpers/tenants";
  * Elysia parses a body before the guard authenticates, so a body that may be over maxJsonBodyBytes
  * (declared so, or chunked) is authorized for the route's policy first: a client without a valid
  * credential gets 401, one without the role 403, before a byte of it is read, and cannot make the
- * server buffer or parse more than maxJsonBodyBytes. The guard then reuses that authentication
- * instead of running it again.
+ * server buffer or parse more than maxJsonBodyBytes. The guard authenticates again once the body is
+ * in, so a credential revoked while it arrived does not act.
  */
 let world: ListServer;
 let tenant: ReturnType<typeof makeTenant>;
@@ -23,6 +25,10 @@ const bearer: BearerVerifier = {
   async verify(token) {
     verified.push(token);
     if (token === "admin-token") return { subject: "list-admin", roles: ["admin"], tenantId: null };
+    // Admitted once, then refused: a token that expires while its request's body arrives.
+    if (token === "expiring-token" && verified.filter((t) => t === token).length === 1) {
+      return { subject: "bulk-client", roles: ["compliance_analyst"], tenantId: tenant.tenant.id };
+    }
     if (token !== "good-token") throw Object.assign(new Error("bad token"), { reason: "invalid" });
     return { subject: "bulk-client", roles: ["compliance_analyst"], tenantId: tenant.tenant.id };
   },
@@ -85,7 +91,7 @@ describe("a bulk body over maxJsonBodyBytes is read only for an authorized calle
   });
 });
 
-describe("an authorized caller's large bulk is read, and authenticated once", () => {
+describe("an authorized caller's large bulk is read, and authenticated again once it is in", () => {
   /** Two rows padded with whitespace past maxJsonBodyBytes. */
   const padded = `[${JSON.stringify(rows[0])},${" ".repeat(JSON_LIMIT)}${JSON.stringify(rows[1])}]`;
 
@@ -96,12 +102,12 @@ describe("an authorized caller's large bulk is read, and authenticated once", ()
     expect(json<{ summary: { screened: number } }>(res).summary.screened).toBe(2);
   });
 
-  test("with a bearer token, declared or chunked: screened, the token verified once per request", async () => {
+  test("with a bearer token, declared or chunked: screened, the token verified before the body and after it", async () => {
     const headers = { authorization: "Bearer good-token", "content-type": "application/json" };
     verified.length = 0;
     const declared = await call(world.server.url, "/v1/screenings/bulk", { method: "POST", headers, body: padded });
     expect(declared.status).toBe(200);
-    expect(verified).toEqual(["good-token"]);
+    expect(verified).toEqual(["good-token", "good-token"]);
 
     verified.length = 0;
     const bytes = new TextEncoder().encode(JSON.stringify(rows));
@@ -118,7 +124,7 @@ describe("an authorized caller's large bulk is read, and authenticated once", ()
     });
     expect(chunked.status).toBe(200);
     expect(json<{ summary: { screened: number } }>(chunked).summary.screened).toBe(2);
-    expect(verified).toEqual(["good-token"]);
+    expect(verified).toEqual(["good-token", "good-token"]);
   });
 
   test("a small body is authenticated by the guard alone, once", async () => {
@@ -140,6 +146,88 @@ describe("an authorized caller's large bulk is read, and authenticated once", ()
     const answer = await headersOnly(bulkHead("Content-Length: 10000000", `X-Api-Key: ${key.apiKey}`), "[");
     expect(answer.status).toBe(403);
     expect(JSON.parse(answer.body).code).toBe("FORBIDDEN");
+  });
+});
+
+/**
+ * Sends a chunked bulk's head and first chunk, waits until `between` has run (once the server has
+ * checked the credential before the body), then the rest. Resolves with the answer's status and body.
+ */
+function chunkedBulkWithPause(credential: string, rowsJson: string, between: () => Promise<void>): Promise<{ status: number; body: string }> {
+  const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: "127.0.0.1", port: world.server.port });
+    let received = "";
+    socket.on("connect", async () => {
+      socket.write(`${bulkHead("Transfer-Encoding: chunked", credential, "Connection: close").join("\r\n")}\r\n\r\n${chunk(rowsJson.slice(0, 1))}`);
+      try {
+        await between();
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      socket.write(`${chunk(rowsJson.slice(1))}0\r\n\r\n`);
+    });
+    socket.on("data", (data: Buffer) => {
+      received += data.toString("utf8");
+    });
+    socket.on("end", () => {
+      const [head = "", body = ""] = received.split("\r\n\r\n", 2);
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), body });
+    });
+    socket.on("error", reject);
+  });
+}
+
+const screeningsOf = (tenantId: string) =>
+  world.server.ctx.db.sqlite.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM screenings WHERE tenant_id = ?").get(tenantId)?.n;
+
+describe("a credential that stops being valid while a large body arrives does not act", () => {
+  const rowsJson = JSON.stringify(rows);
+  /** Long enough for the server to have read the head and checked the credential before the body. */
+  const settle = () => Bun.sleep(300);
+
+  test("an API key revoked mid-upload: 401 once the body is in, nothing screened or charged", async () => {
+    const owner = makeTenant(world.server.ctx);
+    const answer = await chunkedBulkWithPause(`X-Api-Key: ${owner.apiKey}`, rowsJson, async () => {
+      await settle();
+      revokeApiKey(world.server.ctx, { tenant: owner.tenant.id, keyId: owner.apiKeyId }, { actor: { type: "cli", id: "test" } });
+    });
+    expect(answer.status).toBe(401);
+    expect(JSON.parse(answer.body)).toMatchObject({ code: "UNAUTHENTICATED", instance: "/v1/screenings/bulk" });
+    expect(screeningsOf(owner.tenant.id)).toBe(0);
+  });
+
+  test("a bearer token that fails its second verification (expired while the body arrived): 401, nothing screened", async () => {
+    verified.length = 0;
+    const before = screeningsOf(tenant.tenant.id);
+    const answer = await chunkedBulkWithPause("Authorization: Bearer expiring-token", rowsJson, async () => {
+      // The first verification, before the body, admitted the token.
+      while (!verified.includes("expiring-token")) await Bun.sleep(5);
+    });
+    expect(answer.status).toBe(401);
+    expect(JSON.parse(answer.body).code).toBe("UNAUTHENTICATED");
+    expect(verified).toEqual(["expiring-token", "expiring-token"]);
+    expect(screeningsOf(tenant.tenant.id)).toBe(before);
+  });
+
+  test("a tenant suspended mid-upload: 403 once the body is in, as before", async () => {
+    const owner = makeTenant(world.server.ctx);
+    const answer = await chunkedBulkWithPause(`X-Api-Key: ${owner.apiKey}`, rowsJson, async () => {
+      await settle();
+      setTenantStatus(world.server.ctx, owner.tenant.id, "suspended", { reason: "test" }, { actor: { type: "cli", id: "test" } });
+    });
+    expect(answer.status).toBe(403);
+    expect(JSON.parse(answer.body).code).toBe("NO_USABLE_TENANT");
+    expect(screeningsOf(owner.tenant.id)).toBe(0);
+  });
+
+  test("a key that stays valid: the same pause, 200 with both rows screened", async () => {
+    const owner = makeTenant(world.server.ctx);
+    const answer = await chunkedBulkWithPause(`X-Api-Key: ${owner.apiKey}`, rowsJson, settle);
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body).summary.screened).toBe(2);
+    expect(screeningsOf(owner.tenant.id)).toBe(2);
   });
 });
 
@@ -193,7 +281,7 @@ describe("a list upload over maxJsonBodyBytes is read only for an admin", () => 
   });
 
   test(
-    "an admin's upload of the real OFAC CSV set (over 4 MiB) is read and imported, its token verified once",
+    "an admin's upload of the real OFAC CSV set (over 4 MiB) is read and imported, its token verified before and after the body",
     async () => {
       const form = new FormData();
       let bytes = 0;
@@ -208,7 +296,7 @@ describe("a list upload over maxJsonBodyBytes is read only for an admin", () => 
       expect(res.status).toBe(201);
       const report = json<{ results: Array<{ source: string; status: string }> }>(res);
       expect(report.results.find((r) => r.source === "OFAC")?.status).toBe("imported");
-      expect(verified).toEqual(["admin-token"]);
+      expect(verified).toEqual(["admin-token", "admin-token"]);
     },
     REAL_FILE_TIMEOUT,
   );
