@@ -9,7 +9,10 @@ import Papa from "papaparse";
  */
 export function toCsv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<unknown>>): string {
   const data = rows.map((row) => row.map(cellText));
-  return `${Papa.unparse({ fields: [...header], data }, { escapeFormulae: /^[=+\-@\t\r]/, quotes: quoteSeparators, newline: "\r\n" })}\r\n`;
+  // With no rows, papaparse writes the header and a line break of its own ("a,b\r\n", an empty
+  // record after it once ours is added), so the header goes alone: an empty export is one line.
+  const input = data.length === 0 ? [[...header]] : { fields: [...header], data };
+  return `${Papa.unparse(input, { escapeFormulae: /^[=+\-@\t\r]/, quotes: quoteSeparators, newline: "\r\n" })}\r\n`;
 }
 
 /** Papa's per-cell quoting rule (on top of its own: commas, quotes, line breaks, edge spaces). */

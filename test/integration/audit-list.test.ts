@@ -129,6 +129,14 @@ describe("CSV export", () => {
     expect(parse(fewer.text).length).toBe(1);
   });
 
+  test("a filter that matches nothing: the header line alone, X-Export-Row-Count 0", async () => {
+    const { apiKey } = makeTenant(server.ctx);
+    const res = await call(server.url, "/v1/audit?format=csv&action=no.such.action", { key: apiKey });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-export-row-count")).toBe("0");
+    expect(res.text).toBe(`${COLUMNS.join(",")}\r\n`);
+  });
+
   test("the export carries the same entries as the JSON list", async () => {
     const { apiKey } = makeTenant(server.ctx);
     const rows = parse((await call(server.url, "/v1/audit?format=csv", { key: apiKey })).text);

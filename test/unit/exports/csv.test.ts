@@ -14,6 +14,12 @@ describe("toCsv", () => {
     expect(toCsv(["a", "b"], [["1", "2"]])).toBe("a,b\r\n1,2\r\n");
   });
 
+  test("no rows: the header line alone, not followed by an empty record", () => {
+    // "a,b\r\n\r\n" (papaparse's own line break for no data, then ours) reads as one record of one
+    // empty field in a reader that keeps empty lines, such as Python's csv module.
+    expect(toCsv(["a", "b"], [])).toBe("a,b\r\n");
+  });
+
   test("commas, quotes and line breaks inside cells survive a round trip", () => {
     const tricky = ['Smith, John', 'He said "hi"', "line one\nline two", "tab\tinside", "  padded  ", "ünïcødé – 漢字"];
     const rows = readBack(toCsv(["value"], tricky.map((t) => [t])));
