@@ -28,17 +28,18 @@ export const BULK_CSV_COLUMNS = [
 
 /**
  * The fullName a failed row was sent with, for display: trimmed as a valid name would be, control
- * characters made visible, and cut at MAX_NAME_LENGTH characters (with "…") without splitting a
- * surrogate pair, so an over-long name cannot swell the sheet.
+ * characters made visible, and cut at MAX_NAME_LENGTH characters (with "…"), so an over-long name
+ * cannot swell the sheet.
  */
 export function displaySentName(sent: string): string {
   // Controls (a NUL, an escape) shown as U+FFFD, so a refused name stays visible and cannot garble the sheet.
   const text = showControlCharacters(sent.trim());
+  // Counted in characters (code points), as validation counts a name's length: 300 × "𝔞" is 600
+  // UTF-16 units and shows whole. The length test in units first: no name within it can be over.
   if (text.length <= MAX_NAME_LENGTH) return text;
-  let cut = MAX_NAME_LENGTH;
-  const last = text.charCodeAt(cut - 1);
-  if (last >= 0xd800 && last <= 0xdbff) cut--;
-  return `${text.slice(0, cut)}…`;
+  const characters = Array.from(text);
+  if (characters.length <= MAX_NAME_LENGTH) return text;
+  return `${characters.slice(0, MAX_NAME_LENGTH).join("")}…`;
 }
 
 /**

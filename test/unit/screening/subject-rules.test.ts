@@ -289,10 +289,13 @@ describe("bulk CSV echoes a failed row's name", () => {
     expect(displaySentName("  !!!  ")).toBe("!!!");
     expect(displaySentName("Jane\u0000Roe\u0085")).toBe("Jane\uFFFDRoe\uFFFD");
     expect(displaySentName("x".repeat(600))).toBe(`${"x".repeat(500)}…`);
-    // A surrogate pair straddling the cut is dropped whole, never split.
+    // Cut in characters, as validation counts a name: an emoji is one, never split.
     const cut = displaySentName(`${"x".repeat(499)}😀😀`);
-    expect(cut).toBe(`${"x".repeat(499)}…`);
+    expect(cut).toBe(`${"x".repeat(499)}😀…`);
     expect(cut.isWellFormed()).toBe(true);
+    // 300 characters of 2 UTF-16 units each are within the 500 a name may have: shown whole.
+    expect(displaySentName("𝔞".repeat(300))).toBe("𝔞".repeat(300));
+    expect(displaySentName("𝔞".repeat(501))).toBe(`${"𝔞".repeat(500)}…`);
   });
 
   test("the failed row's fullName cell, formula-neutralised", () => {
