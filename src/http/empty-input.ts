@@ -9,7 +9,7 @@ export const NoQuery = z.object({}).strict();
 const EmptyBody = z.object({}).strict();
 
 /** The OpenAPI requestBody of a POST that takes no input. */
-export const EMPTY_REQUEST_BODY = jsonRequestBody(EmptyBody.nullable().describe("No body, {} or null"), false);
+export const EMPTY_REQUEST_BODY = jsonRequestBody(EmptyBody.nullable().describe("No body (or one of only whitespace), {} or null"), false);
 
 /** Refuses a body other than none, `{}` or `null` with 400 naming each field, as `what` ("Rescreen request"). */
 export function refuseBodyFields(body: unknown, what: string): void {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { connect } from "node:net";
 import { type CallOptions, call, expectProblem, json, UUID_RE } from "../helpers/api";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { makeTenant } from "../helpers/tenants";
@@ -164,6 +165,44 @@ describe("problem+json on every error", () => {
     const longPath = await fetch(`${server.url}/v1/screenings/${"a".repeat(17 * 1024)}`, { headers: { "x-api-key": key } });
     expect(longPath.status).toBe(431);
     expect(await longPath.text()).toBe("");
+  });
+
+  /** Writes `text` on a new connection; everything the server sent until it closed the connection. */
+  function rawUntilClosed(text: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const socket = connect({ host: "127.0.0.1", port: server.port });
+      let received = "";
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(new Error("the server kept the connection open"));
+      }, 5_000);
+      socket.on("connect", () => socket.write(text));
+      socket.on("data", (chunk: Buffer) => {
+        received += chunk.toString("latin1");
+      });
+      socket.on("close", () => {
+        clearTimeout(timer);
+        resolve(received);
+      });
+      socket.on("error", () => undefined);
+    });
+  }
+
+  test("what the HTTP server refuses before the appliance reads a request is answered as the OpenAPI description says", async () => {
+    const host = `Host: 127.0.0.1:${server.port}`;
+    // A body declared over the largest any route takes (plus 1 MiB): 413 with no body.
+    const huge = await rawUntilClosed(`POST /v1/screenings/check HTTP/1.1\r\n${host}\r\nX-Api-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: 10000000000\r\n\r\n[`);
+    expect(huge).toStartWith("HTTP/1.1 413 ");
+    expect(huge.toLowerCase()).not.toContain("x-correlation-id");
+    // A request HTTP/1.1 cannot frame: 400 with no body.
+    const framed = await rawUntilClosed(`POST /v1/screenings/check HTTP/1.1\r\n${host}\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`);
+    expect(framed).toStartWith("HTTP/1.1 400 ");
+    expect(framed.toLowerCase()).not.toContain("problem+json");
+    // A method the HTTP server does not know: the connection closes without an answer.
+    expect(await rawUntilClosed(`FOO /v1/usage HTTP/1.1\r\n${host}\r\nX-Api-Key: ${key}\r\n\r\n`)).toBe("");
+    const described = (await (await fetch(`${server.url}/openapi.json`)).json()) as { info: { description: string } };
+    expect(described.info.description).toContain("closes the connection without an answer for a method it does not know");
+    expect(described.info.description).toContain("a request HTTP/1.1 cannot frame (400");
   });
 
   test("413 when Content-Length declares more than the JSON limit", async () => {
