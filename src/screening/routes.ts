@@ -107,7 +107,7 @@ export function screeningRoutes(deps: HttpDeps, screening: ScreeningDeps) {
         detail: {
           ...secured("Screening.Write", {
             summary: "Screen one subject",
-            description: `Body: the Subject fields plus optional \`options\` overriding the tenant's risk profile. Matches against the serving watchlist snapshot and stores an immutable screening, its case, the usage charge, an audit entry and the screening.completed webhook in one transaction; 200 with the full record and a Location header. ${IDEMPOTENCY} ${TOO_MANY_SCREENS} 400 lists every invalid or unknown field; 503 while no watchlist is loaded. ${MEDIA} No query parameters.`,
+            description: `Body: the Subject fields plus optional \`options\` overriding the tenant's risk profile. Matches against the serving watchlist snapshot and stores an immutable screening, its case, the usage charge, an audit entry and the screening.completed webhook in one transaction; 200 with the full record and a Location header. ${IDEMPOTENCY} ${TOO_MANY_SCREENS} 400 lists every invalid or unknown body field (a query parameter, which this route takes none of, is refused first, on its own); 503 while no watchlist is loaded. ${MEDIA} No query parameters.`,
             tags: ["Screening"],
           }),
           parameters: [PARAMETERS.idempotencyKey],
