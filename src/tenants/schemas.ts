@@ -18,10 +18,14 @@ const adminText = (max: number) =>
       withoutControls(text, ctx);
     });
 
-// A URL holds neither: new URL() drops tabs and line breaks and percent-encodes spaces, so the URL
-// called would differ from the one stored, shown and audited. Trimmed first, as before.
-const URL_UNSAFE_RE = /[\s\u0000-\u001F\u007F-\u009F]/;
-export const URL_UNSAFE_MESSAGE = "must not contain control characters or spaces (percent-encode a space as %20)";
+// A URL holds none of these: new URL() drops tabs and line breaks and percent-encodes spaces, and
+// the host's IDNA mapping drops invisible characters (a soft hyphen or a zero-width space:
+// "exam\u00ADple.com" is called as example.com), so the URL called would differ from the one stored,
+// shown and audited. Format characters (bidirectional overrides among them) and default-ignorable
+// ones are refused anywhere in it, the path too, where an override reorders what a reader sees.
+// Trimmed first, as before.
+const URL_UNSAFE_RE = /[\s\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
+export const URL_UNSAFE_MESSAGE = "must not contain control characters, invisible characters or spaces (percent-encode a space as %20)";
 
 /** A webhook receiver URL as sent; the URL policy (webhooks/url-policy.ts) checks scheme and host later. */
 const WebhookUrl = z

@@ -27,7 +27,7 @@ describe("tenant create", () => {
     ["a negative quota", ["--quota", "-5"], /quota must be a whole number from 0 to 1,000,000,000, or "unlimited" \(got "-5"\)$/],
     ["a private webhook URL", ["--webhook-url", "http://localhost./hook"], /webhookUrl is refused: host localhost is on a private/],
     ["a webhook URL with credentials", ["--webhook-url", "https://u:p@hooks.example.com/"], /credentials in the URL/],
-    ["a webhook URL with a space", ["--webhook-url", "https://hooks.example.com/a b"], /webhookUrl must not contain control characters or spaces/],
+    ["a webhook URL with a space", ["--webhook-url", "https://hooks.example.com/a b"], /webhookUrl must not contain control characters, invisible characters or spaces/],
     ["a quota beyond a safe integer", ["--quota", "99999999999999999999"], /monthlyScreeningQuota must be at most 1,000,000,000$/],
   ])("with %s", async (label, override, message) => {
     const name = `Bad input: ${label}`;

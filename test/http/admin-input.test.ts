@@ -93,11 +93,18 @@ describe("control characters in admin text", () => {
     expect(json<{ name: string }>(res).name).toBe("Calm Bank");
   });
 
-  test("setting a webhookUrl with control characters or spaces is 400 naming it, and the URL is unchanged", async () => {
+  test("setting a webhookUrl with control characters, spaces or invisible characters is 400 naming it, and the URL is unchanged", async () => {
     const before = footprint();
-    for (const webhookUrl of ["https://x.exa\tmple/\u0000 a", "https://hooks.input.example/new path"]) {
+    const invisible = [
+      "https://hooks.exam\u00ADple.com/", // soft hyphen: the parser calls example.com
+      "https://hooks.exam\u200Bple.com/", // zero-width space, dropped the same way
+      "https://hooks.input.example/a\u202Eb", // a bidirectional override in the path
+      "https://hooks.input.example/\u2066x\u2069",
+      "https://hooks.input.example/\uFEFFx",
+    ];
+    for (const webhookUrl of ["https://x.exa\tmple/\u0000 a", "https://hooks.input.example/new path", ...invisible]) {
       const problem = expectProblem(await sendJson("PUT", `/v1/tenants/${tenantId}/webhook`, JSON.stringify({ webhookUrl })), 400, "VALIDATION_FAILED");
-      expect(problem.errors).toEqual([{ field: "webhookUrl", message: "must not contain control characters or spaces (percent-encode a space as %20)" }]);
+      expect(problem.errors).toEqual([{ field: "webhookUrl", message: "must not contain control characters, invisible characters or spaces (percent-encode a space as %20)" }]);
     }
     expect(footprint()).toEqual(before);
   });
