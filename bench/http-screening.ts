@@ -1,6 +1,6 @@
 /**
  * HTTP screening benchmark: the real server, `aml serve` in a process of its own as the appliance runs,
- * over a data folder holding every real list from /work/shared/watchlists; loaded by a SEPARATE client
+ * over a data folder holding every real list from ../shared/watchlists; loaded by a SEPARATE client
  * process so the load generator's CPU is not the server's, with the tenant's webhook receiver in a
  * third process. This process imports the lists and creates the tenant before the server starts.
  *

@@ -1,6 +1,6 @@
 /**
  * Import benchmark: how long `aml lists import` takes and how much memory it needs, per source and
- * for everything at once, on the real list files in /work/shared/watchlists and on a GENERATED
+ * for everything at once, on the real list files in ../shared/watchlists and on a GENERATED
  * production-scale set (OFAC 18,000 / EU 5,500 / UK 5,300 / UN 1,000 / 1,000,000 Wikidata PEPs in
  * the official formats, names recombined from the real lists' name tokens: bench/lib/scale-files.ts).
  *
@@ -21,6 +21,7 @@
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { openDb } from "../src/storage/db";
+import { WATCHLISTS_DIR } from "./lib/shared-data";
 import { importListFiles, readListPath } from "../src/watchlists/import";
 import type { ImportMeasurement } from "./import-one";
 import {
@@ -36,7 +37,7 @@ import {
   verifyScaleSet,
 } from "./lib/scale-files";
 
-const ROOT = "/work/shared/watchlists";
+const ROOT = WATCHLISTS_DIR;
 const TARGET = { seconds: 60, rssMiB: 1536 };
 const QUICK = process.env.BENCH_QUICK === "1";
 
@@ -62,7 +63,7 @@ const FTM = "wikidata/opensanctions_ftm_sa_wiki_peps/entities.ftm.json";
 const WBGET = "wikidata/wikidata_wbgetentities_json";
 
 function realPlans(): Plan[] {
-  const section = "real files (/work/shared/watchlists)";
+  const section = `real files (${ROOT})`;
   const all: Plan = { section, label: "all real sources together", paths: real(...OFAC_CSV, "un/consolidated.xml", "uk/ConList.xlsx", FTM, WBGET) };
   if (QUICK) return [all];
   return [

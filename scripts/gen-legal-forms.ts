@@ -1,6 +1,6 @@
 /**
  * Generates src/matching/data/legal-forms.gen.ts from rigour's org_types.json (MIT,
- * /work/shared/namedata/legal_forms/rigour_org_types.json): every alias folded the way the matcher
+ * ../shared/namedata/legal_forms/rigour_org_types.json): every alias folded the way the matcher
  * folds names, de-duplicated. One- and two-letter forms that are also common name parts or
  * initials ("in", "lt", "se") are left out: the matcher would otherwise down-weight real names.
  * Run: bun run scripts/gen-legal-forms.ts [path/to/org_types.json]
@@ -8,8 +8,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { foldPiece, splitPieces } from "../src/matching/text";
+import { NAMEDATA_DIR } from "../bench/lib/shared-data";
 
-const source = process.argv[2] ?? "/work/shared/namedata/legal_forms/rigour_org_types.json";
+const source = process.argv[2] ?? join(NAMEDATA_DIR, "legal_forms/rigour_org_types.json");
 const out = join(import.meta.dir, "../src/matching/data/legal-forms.gen.ts");
 
 // Short forms that are unambiguous enough in names to be treated as legal-form noise.

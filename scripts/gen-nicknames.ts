@@ -1,13 +1,14 @@
 /**
  * Generates src/matching/data/nicknames.gen.ts from the carltonnorthern/nicknames table
- * (Apache-2.0, /work/shared/namedata/nicknames/names.csv). The table is directional
+ * (Apache-2.0, ../shared/namedata/nicknames/names.csv). The table is directional
  * ("robert has_nickname bob"); the module keeps one line per formal name and the matcher builds
  * the symmetric relation at load. Run: bun run scripts/gen-nicknames.ts [path/to/names.csv]
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { NAMEDATA_DIR } from "../bench/lib/shared-data";
 
-const source = process.argv[2] ?? "/work/shared/namedata/nicknames/names.csv";
+const source = process.argv[2] ?? join(NAMEDATA_DIR, "nicknames/names.csv");
 const out = join(import.meta.dir, "../src/matching/data/nicknames.gen.ts");
 
 const byFormal = new Map<string, Set<string>>();

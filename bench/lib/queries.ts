@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { WatchlistEntity } from "../../src/watchlists/entity";
+import { join } from "node:path";
+import { NAMEDATA_DIR } from "./shared-data";
 
 /**
  * Benchmark queries: half are listed names with a light perturbation (swapped token order, one
@@ -18,7 +20,7 @@ let negativesCache: string[] | null = null;
 
 /** The yente synthetic unlisted names, read once (call before measuring memory so they are not counted). */
 export function unlistedNames(): string[] {
-  negativesCache ??= readFileSync("/work/shared/namedata/matching_pairs/yente_candidate_generation/negatives_global.csv", "utf8")
+  negativesCache ??= readFileSync(join(NAMEDATA_DIR, "matching_pairs/yente_candidate_generation/negatives_global.csv"), "utf8")
     .split(/\r?\n/)
     .slice(1)
     .map((l) => l.split(",")[0] ?? "")

@@ -2,8 +2,9 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { ParsedList, SourceList, WatchlistEntity } from "../../src/watchlists/entity";
 import { parseListFiles } from "../../src/watchlists/parse-files";
+import { WATCHLISTS_DIR } from "./shared-data";
 
-export const WATCHLIST_ROOT = "/work/shared/watchlists";
+export const WATCHLIST_ROOT = WATCHLISTS_DIR;
 
 /**
  * Files given to the importers: one current file set per source; no snapshots (older versions of

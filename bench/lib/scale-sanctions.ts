@@ -20,7 +20,7 @@ import { countryLabel, type NameTokens } from "./scale-tokens";
 
 /**
  * Writers for the sanctions lists at production scale, in the official layouts the importers read
- * (see /work/shared/watchlists/README.md and eu/FORMAT.md). Each returns the files written and the
+ * (see ../shared/watchlists/README.md and eu/FORMAT.md). Each returns the files written and the
  * number of entities an importer must find in them.
  */
 export interface WrittenSource {

@@ -3,10 +3,11 @@ import { join } from "node:path";
 import { countryName, countryToIso2 } from "../../src/lib/countries";
 import type { WatchlistEntity } from "../../src/watchlists/entity";
 import { parseListFiles } from "../../src/watchlists/parse-files";
+import { WATCHLISTS_DIR } from "./shared-data";
 
 /**
  * Name material for the production-scale generator, taken from the REAL list files in
- * /work/shared/watchlists through the project's own parsers: person name tokens (given, middle,
+ * ../shared/watchlists through the project's own parsers: person name tokens (given, middle,
  * surname, with their real frequencies), organisation and vessel name words, Cyrillic and Arabic
  * name tokens, cities, programmes and regimes, nationalities and real PEP position titles.
  * Generated names are recombinations of these tokens; no real record is copied whole.
@@ -34,7 +35,7 @@ export interface NameTokens {
   sources: string[];
 }
 
-const ROOT = "/work/shared/watchlists";
+const ROOT = WATCHLISTS_DIR;
 
 /** One current file set per source (the snapshots/ folders hold older copies; the EU file is fictional, not used). */
 const INPUTS: Array<{ dir: string; accept: (name: string) => boolean }> = [

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import Papa from "papaparse";
+import { NAMEDATA_DIR } from "../../bench/lib/shared-data";
 
-export const NAMEDATA = "/work/shared/namedata";
+export const NAMEDATA = NAMEDATA_DIR;
 
 export interface PeerRow {
   readonly fullName: string;

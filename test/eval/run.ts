@@ -5,7 +5,7 @@
  * (where the defaults were tuned) and the held-out split. Then the peer data sets.
  * Options: --quick (smaller sets), --baseline-global=N (peer negatives scanned by the baseline).
  */
-import { loadRealLists } from "../../bench/lib/real-lists";
+import { loadRealLists, WATCHLIST_ROOT } from "../../bench/lib/real-lists";
 import { BaselineScanner } from "../../bench/lib/baseline-scan";
 import type { RiskProfileOverrides } from "../../src/matching/options";
 import { buildHardNegatives, buildPositives, ListedNames, type Negative, peerNegatives, type Positive } from "./dataset";
@@ -25,7 +25,7 @@ const BASELINE_FIXED = 0.85;
 
 const started = performance.now();
 const loaded = await loadRealLists();
-console.log("# Matching eval\nlists (parsed in place from /work/shared/watchlists by src/watchlists parseListFiles):");
+console.log(`# Matching eval\nlists (parsed in place from ${WATCHLIST_ROOT} by src/watchlists parseListFiles):`);
 console.log(loaded.lists.map((l) => `  ${l.source} ${l.format}: ${l.entities.length} entities, published ${l.publishedAt}`).join("\n"));
 const engine = new EngineRunner(loaded.entities, loaded.publishedAt);
 const baseline = new BaselineScanner(loaded.entities);

@@ -8,7 +8,7 @@ import { find, loadRealIndex, REAL_LISTS, REAL_LOAD_TIMEOUT, type RealLists, scr
 
 /**
  * The reviewer's findings on the real OFAC, UN and OFSI lists (parsed in place from
- * /work/shared/watchlists, as the eval does): subjects that write a listed company's legal form as
+ * ../shared/watchlists, as the eval does): subjects that write a listed company's legal form as
  * ordinary words (misspelt, in another spelling or order, or in part) must still find it, at the
  * score full scoring gives it. See legal-form-words.test.ts for the same on a small fixture.
  */
