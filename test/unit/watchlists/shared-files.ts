@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { ParsedList } from "@/watchlists/entity";
+import { WATCHLISTS_DIR } from "../../../bench/lib/shared-data";
 import { ListParseError } from "@/watchlists/errors";
 import { type ListFile, parseListFiles } from "@/watchlists/parse-files";
 
@@ -10,8 +11,8 @@ import { type ListFile, parseListFiles } from "@/watchlists/parse-files";
  */
 export const REAL_FILE_TIMEOUT = 30_000;
 
-/** The real list files, read in place (never copied into the repository). */
-export const SHARED = resolve(import.meta.dir, "../../../../shared/watchlists");
+/** The real list files, read in place (never copied into the repository): ../shared beside it. */
+export const SHARED = WATCHLISTS_DIR;
 export const FIXTURES = resolve(import.meta.dir, "../../fixtures/watchlists");
 
 export function sharedPath(rel: string): string {
