@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
+import { allowListEntryProblem } from "@/webhooks/url-policy";
 
 /**
  * The one typed configuration object. Sources, later ones winning:
@@ -74,7 +75,15 @@ export const ConfigSchema = z
       .object({
         timeoutMs: z.coerce.number().int().min(100).max(60_000).default(5_000),
         allowPrivateNetworks: z
-          .array(z.string().min(1))
+          .array(
+            z
+              .string()
+              .min(1)
+              .superRefine((entry, ctx) => {
+                const problem = allowListEntryProblem(entry);
+                if (problem) ctx.addIssue({ code: "custom", message: `${JSON.stringify(entry)} ${problem}` });
+              }),
+          )
           .default([])
           .describe("Hosts or CIDR ranges on private networks that webhook URLs may point to (on-prem receivers)."),
       })

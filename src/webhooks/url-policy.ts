@@ -165,11 +165,35 @@ function prefixBits(text: string | undefined, max: number): number | null {
   return bits <= max ? bits : null;
 }
 
+/** A DNS host name: letters, digits and hyphens in labels of 1-63, 253 at most, a trailing root dot allowed. */
+const HOST_NAME_RE = /^(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/;
+
+/**
+ * Why an allow-list entry could never match a webhook host, or null when isAllowListed can read it:
+ * a host name, an IP address, or a CIDR range (IPv4 a.b.c.d/n, IPv6 prefix/n). Checked when the
+ * configuration loads, so a typo ("10.0.0.0/99", "[::1]") stops start-up instead of silently
+ * allowing nothing.
+ */
+export function allowListEntryProblem(entry: string): string | null {
+  const rule = entry.trim().toLowerCase();
+  const [base = "", bitsText, extra] = rule.split("/");
+  const kind = isIP(base);
+  if (extra !== undefined) return "is not a host name, an IP address or a CIDR range: it has more than one /";
+  if (kind !== 0) {
+    const max = kind === 4 ? 32 : 128;
+    return prefixBits(bitsText, max) === null ? `has a prefix length that is not a whole number from 0 to ${max}` : null;
+  }
+  if (bitsText !== undefined) return "is not a CIDR range: the part before the / must be an IP address";
+  if (HOST_NAME_RE.test(rule)) return null;
+  return "is not a host name, an IP address or a CIDR range (a.b.c.d/n or an IPv6 prefix/n, without brackets)";
+}
+
 export function isAllowListed(host: string, allow: readonly string[]): boolean {
   const name = host.toLowerCase().replace(/\.+$/, "");
   const kind = isIP(name);
   return allow.some((entry) => {
-    const rule = entry.trim().toLowerCase();
+    // "hooks.corp." names the same host as "hooks.corp", as it does in a URL.
+    const rule = entry.trim().toLowerCase().replace(/\.+$/, "");
     if (rule === name) return true;
     const [base = "", bitsText, extra] = rule.split("/");
     if (extra !== undefined || kind === 0 || isIP(base) !== kind) return false;

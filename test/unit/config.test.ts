@@ -102,6 +102,30 @@ describe("precedence", () => {
     expect(config.webhooks.allowPrivateNetworks).toEqual(["10.0.0.0/8", "hooks.corp.internal"]);
   });
 
+  test("every allow-list entry must be one the URL policy can match: a typo stops loading, naming it", () => {
+    const good = "127.0.0.1, 10.0.0.0/8, fd00::/8, ::1, hooks.corp.internal, hooks.corp., 192.168.1.0/24";
+    expect(loadConfig({ env: { AML_WEBHOOK_ALLOW_PRIVATE: good } }).webhooks.allowPrivateNetworks).toHaveLength(7);
+    for (const [entry, problem] of [
+      ["10.0.0.0/99", "prefix length that is not a whole number from 0 to 32"],
+      ["fd00::/129", "from 0 to 128"],
+      ["10.0.0.0/8/8", "more than one /"],
+      ["hooks.corp/24", "must be an IP address"],
+      ["[::1]", "without brackets"],
+      ["*.corp.internal", "is not a host name"],
+      ["garbage!", "is not a host name"],
+      ["http://10.0.0.1/", "more than one /"],
+    ] as const) {
+      let message = "";
+      try {
+        loadConfig({ env: { AML_WEBHOOK_ALLOW_PRIVATE: `127.0.0.1,${entry}` } });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toContain(`webhooks.allowPrivateNetworks.1: ${JSON.stringify(entry)}`);
+      expect(message).toContain(problem);
+    }
+  });
+
   test.each(Object.keys(ENV_SETTINGS))("%s lands on a real setting of the schema", (name) => {
     // Whatever the value, the variable must be known and map onto a path the strict schema accepts.
     let message = "";

@@ -119,6 +119,12 @@ describe("isPrivateHost and isAllowListed on resolved addresses (send-time check
     expect(isAllowListed("fd00:2::9", ["fd00:1::/48"])).toBe(false);
     expect(isAllowListed("hooks.corp.internal", [])).toBe(false);
   });
+
+  test("isAllowListed: a name with a trailing root dot, in the entry or the host, is the same name", () => {
+    expect(isAllowListed("hooks.corp.internal", ["hooks.corp.internal."])).toBe(true);
+    expect(isAllowListed("hooks.corp.internal.", ["Hooks.Corp.Internal"])).toBe(true);
+    expect(isAllowListed("hooks.corp.internal", ["corp.internal"])).toBe(false);
+  });
 });
 
 describe("recordableUrl: what audit entries keep of a receiver URL", () => {
