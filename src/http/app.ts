@@ -95,7 +95,14 @@ export function createApp(deps: HttpDeps) {
       table ??= routeTable(app);
       const serviceError = toServiceError(error as ElysiaError, code, request, table);
       if (serviceError.status >= 500) {
-        deps.log.error({ correlationId: state.correlationId, err: error }, "request failed");
+        // A refusal the appliance chose (503 NOT_READY: no watchlist imported yet, a snapshot still
+        // loading) is a warning with its code and detail, not an error with a stack trace: before the
+        // first import every screen gets one. An exception turned into a 5xx keeps its stack.
+        if (error instanceof ServiceError && serviceError.status !== 500) {
+          deps.log.warn({ correlationId: state.correlationId, code: serviceError.code, status: serviceError.status, detail: serviceError.message }, "request not served");
+        } else {
+          deps.log.error({ correlationId: state.correlationId, err: error }, "request failed");
+        }
       }
       state.status = serviceError.status;
       return problemResponse(serviceError, new URL(request.url).pathname, state.correlationId);

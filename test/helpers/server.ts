@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BearerVerifier } from "@/auth/bearer";
 import { type Config, loadConfig } from "@/config";
-import { createLogger } from "@/lib/logger";
+import { createLogger, type Logger } from "@/lib/logger";
 import { type RunningServer, type ServerExtension, startServer } from "@/server";
 import type { LookupFn } from "@/webhooks/send-target";
 
@@ -28,6 +28,8 @@ export interface TestServerOptions {
   dataDir?: string;
   /** How the admin routes resolve a webhook receiver's host name (default: the system resolver). */
   receiverLookup?: LookupFn;
+  /** The server's logger (default: one at the config's level, "silent" unless flags say otherwise). */
+  log?: Logger;
 }
 
 export function tempDataDir(prefix = "aml-test-"): string {
@@ -57,7 +59,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     flags: { dataDir, host: "127.0.0.1", port: 0, logLevel: "silent", ...(options.flags ?? {}) },
   });
   const server = await startServer(config, {
-    log: createLogger(config.logLevel),
+    log: options.log ?? createLogger(config.logLevel),
     ...(options.bearer === undefined ? {} : { bearer: options.bearer }),
     extensions: options.extensions ?? [],
     ...(options.receiverLookup ? { receiverLookup: options.receiverLookup } : {}),

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { serverExtensions } from "@/cli/extensions";
+import { createLogger } from "@/lib/logger";
 import { loadConfig } from "@/config";
 import { rmSync } from "node:fs";
 import { runCli, spawnServe } from "../helpers/cli";
@@ -46,8 +47,11 @@ test("aml serve --demo's extensions screen against the fictional demo list out o
 describe("aml serve without --demo on a folder that never imported a list", () => {
   let bare: TestServer;
   let bareKey: string;
+  /** The server's log lines at warn and above. */
+  const logged: Array<Record<string, unknown>> = [];
   beforeAll(async () => {
-    bare = await startTestServer({ extensions: await serverExtensions(loadConfig({ env: {} })) });
+    const log = createLogger("warn", { write: (line: string) => void logged.push(JSON.parse(line) as Record<string, unknown>) });
+    bare = await startTestServer({ extensions: await serverExtensions(loadConfig({ env: {} })), log });
     bareKey = makeTenant(bare.ctx).apiKey;
   });
   afterAll(() => bare.close());
@@ -61,6 +65,12 @@ describe("aml serve without --demo on a folder that never imported a list", () =
     expect(expectProblem(res, 503, "NOT_READY").detail).toBe(NO_LIST_IMPORTED);
     expect(expectProblem(await call(bare.url, "/v1/lists/version", { key: bareKey }), 503, "NOT_READY").detail).toContain("aml lists import");
     expect(json<{ used: number }>(await call(bare.url, "/v1/usage", { key: bareKey })).used).toBe(0);
+    // An expected refusal is logged as a warning with its code, not as an error with a stack trace.
+    const refusals = logged.filter((line) => line.msg === "request not served");
+    expect(refusals.length).toBeGreaterThanOrEqual(2);
+    expect(refusals[0]).toMatchObject({ level: 40, code: "NOT_READY", status: 503, detail: NO_LIST_IMPORTED });
+    expect(refusals[0]).not.toHaveProperty("err");
+    expect(logged.filter((line) => line.msg === "request failed")).toEqual([]);
   });
 
   test("serves the first import without a restart", async () => {
