@@ -15,25 +15,41 @@ export interface MigrationResult {
  * Applies the embedded migrations that the database has not seen, each in its own IMMEDIATE
  * transaction, so two processes starting at once cannot both apply one. A migration whose text
  * changed after it was applied, or a database migrated by a newer binary, stops start-up.
+ *
+ * A database with every migration applied is only read: a restart, `aml lists status` or `aml
+ * audit verify` takes no write lock here, so they work while another process holds it (an import
+ * stopped mid-transaction, a sqlite3 shell), where a BEGIN IMMEDIATE per migration waited out
+ * the busy timeout and failed with "database is locked".
  */
 export function migrate(sqlite: Database, migrations = EMBEDDED_MIGRATIONS): MigrationResult {
-  sqlite.run(
-    "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, sha256 TEXT NOT NULL, applied_at TEXT NOT NULL)",
-  );
+  const hasTable = sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get() !== null;
+  if (!hasTable) {
+    sqlite.run("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, sha256 TEXT NOT NULL, applied_at TEXT NOT NULL)");
+  }
   const applied: string[] = [];
   let alreadyApplied = 0;
   const known = new Set(migrations.map((m) => m.name));
+  const seen = new Map<string, string>();
 
-  for (const row of sqlite.query<{ name: string }, []>("SELECT name FROM schema_migrations").all()) {
+  for (const row of sqlite.query<{ name: string; sha256: string }, []>("SELECT name, sha256 FROM schema_migrations").all()) {
     if (!known.has(row.name)) {
       throw new MigrationError(
         `The data folder was migrated by a newer aml (it has migration ${row.name}, unknown to this binary). Upgrade the binary.`,
       );
     }
+    seen.set(row.name, row.sha256);
   }
 
   for (const migration of migrations) {
     const digest = sha256Hex(migration.sql);
+    const seenDigest = seen.get(migration.name);
+    if (seenDigest !== undefined) {
+      if (seenDigest !== digest) throw new MigrationError(`Migration ${migration.name} was changed after it was applied; refusing to start.`);
+      alreadyApplied++;
+      continue;
+    }
+    // Not applied when read above: applied here, unless another process starting at once got there
+    // first, which the transaction's own read finds.
     const apply = sqlite.transaction(() => {
       const existing = sqlite
         .query<{ sha256: string }, [string]>("SELECT sha256 FROM schema_migrations WHERE name = ?")

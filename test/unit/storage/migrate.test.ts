@@ -114,6 +114,54 @@ describe("refusals", () => {
   });
 });
 
+describe("while another process holds the write lock", () => {
+  test("opening a migrated data folder only reads: openDb succeeds at once, as a restart or `aml lists status` does", () => {
+    const dataDir = tempDataDir("aml-migrate-locked-");
+    dirs.push(dataDir);
+    openDb(dataDir).close();
+    // Another connection holds the write lock, as an import stopped mid-transaction would.
+    const holder = new Database(join(dataDir, DB_FILE));
+    holder.run("BEGIN IMMEDIATE");
+    try {
+      const started = performance.now();
+      const db = openDb(dataDir);
+      try {
+        // A BEGIN IMMEDIATE per migration waited out the 10 s busy timeout and threw "database is locked".
+        expect(performance.now() - started).toBeLessThan(5_000);
+        expect(migrate(db.sqlite)).toEqual({ applied: [], alreadyApplied: EMBEDDED_MIGRATIONS.length });
+      } finally {
+        db.close();
+      }
+    } finally {
+      holder.run("ROLLBACK");
+      holder.close();
+    }
+  });
+
+  test("a migration still missing waits for the lock, and is applied once it is free", async () => {
+    const dataDir = tempDataDir("aml-migrate-locked-");
+    dirs.push(dataDir);
+    const [first, second] = EMBEDDED_MIGRATIONS;
+    if (!first || !second) throw new Error("need two migrations");
+    const setup = new Database(join(dataDir, DB_FILE));
+    setup.run("PRAGMA journal_mode = WAL");
+    migrate(setup, [first]);
+    setup.close();
+    const holder = new Database(join(dataDir, DB_FILE));
+    holder.run("BEGIN IMMEDIATE");
+    const sqlite = new Database(join(dataDir, DB_FILE));
+    sqlite.run("PRAGMA busy_timeout = 100");
+    try {
+      expect(() => migrate(sqlite, [first, second])).toThrow("database is locked");
+      holder.run("ROLLBACK");
+      expect(migrate(sqlite, [first, second])).toEqual({ applied: [second.name], alreadyApplied: 1 });
+    } finally {
+      holder.close();
+      sqlite.close();
+    }
+  });
+});
+
 describe("connection settings", () => {
   test("WAL, busy_timeout, synchronous and foreign_keys read back from a file database", () => {
     const dataDir = tempDataDir("aml-pragma-");
