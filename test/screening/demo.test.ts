@@ -4,6 +4,7 @@ import { createLogger } from "@/lib/logger";
 import { loadConfig } from "@/config";
 import { rmSync } from "node:fs";
 import { runCli, spawnServe } from "../helpers/cli";
+import { sharedPath } from "../unit/watchlists/shared-files";
 import { startTestServer, type TestServer, tempDataDir } from "../helpers/server";
 import { makeTenant } from "../helpers/tenants";
 import { importListFiles } from "@/watchlists/import";
@@ -105,6 +106,13 @@ test("aml serve --demo on a folder whose demo tenant was suspended says so, and 
     expect(first.banner).toContain("demo tenant API key (shown once)");
     expect(first.banner).not.toContain("suspended");
     expect((await runCli(["tenant", "suspend", "demo", "--reason", "closed for the audit"], { dataDir })).code).toBe(0);
+    // The history lists the demo list's versions beside an official import's, each saying what it is.
+    expect((await runCli(["lists", "import", sharedPath("un/consolidated.xml")], { dataDir, timeoutMs: 60_000 })).code).toBe(0);
+    const history = (await runCli(["lists", "status", "--history"], { dataDir })).stdout.split("\n");
+    const un = history.filter((line) => line.startsWith("UN "));
+    expect(un.length).toBe(2);
+    expect(un.filter((line) => line.includes("(FICTIONAL demo)")).length).toBe(1);
+    expect(history.filter((line) => line.startsWith("OFAC ")).every((line) => line.includes("(FICTIONAL demo)"))).toBe(true);
 
     const second = await spawnServe(dataDir, {}, ["--demo"]);
     try {

@@ -57,7 +57,8 @@ export function registerLists(program: Command): void {
         printTable(
           versions.map((v) => ({
             source: v.source,
-            format: v.format,
+            // --history lists the demo list's versions beside the official ones: each says what it is.
+            format: v.isDemo ? `${v.format} (FICTIONAL demo)` : v.format,
             published: v.publishedAt ?? "(not in file)",
             ageDays: ageInDays(v.publishedAt, now),
             entities: v.entityCount,
