@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PEP_TIERS, type PepTier, SOURCE_LISTS, type SourceList } from "../watchlists/entity";
+import { PEP_TIER_CODES, PEP_TIERS, type PepTier, SOURCE_LISTS, type SourceList } from "../watchlists/entity";
 
 /**
  * Screening options: every option of the spec's per-upload list, as a field of the tenant's risk
@@ -38,7 +38,18 @@ export const DEFAULT_OPTIONS = {
 } as const satisfies Record<string, unknown>;
 
 const sourceList = z.enum(SOURCE_LISTS);
-const pepTier = z.enum(PEP_TIERS as readonly PepTier[] as [PepTier, ...PepTier[]]);
+/** The tier a spec code names ("PEP1" is Domestic), for the message that refuses the code in JSON. */
+const TIER_OF_CODE = new Map(Object.entries(PEP_TIER_CODES).map(([tier, code]) => [code, tier]));
+
+// JSON takes the tier names the appliance answers with (one enum for client generators); the
+// multipart form and the CLI also take the codes (options-form.ts). A code sent in JSON is refused
+// with a message naming the tier it stands for, not only the list of names.
+const pepTier = z.enum(PEP_TIERS as readonly PepTier[] as [PepTier, ...PepTier[]], {
+  error: (issue) => {
+    const tier = typeof issue.input === "string" ? TIER_OF_CODE.get(issue.input.trim().toUpperCase()) : undefined;
+    return tier === undefined ? undefined : `must be one of ${PEP_TIERS.join(", ")}: in JSON, ${String(issue.input)} is written ${tier}`;
+  },
+});
 
 const fields = {
   threshold: z.number().min(0.5).max(1).describe("Minimum match score (0.5–1) for a listed entity to be reported. Default 0.82."),
@@ -46,7 +57,11 @@ const fields = {
   adverseMedia: z.boolean().nullable().describe("Run the adverse-media check. null = follow coveragePreset (on for \"full\"). Default null."),
   monitor: z.boolean().describe("Ask for the subject to be monitored after the screen. This version records the flag on the screening but has no ongoing monitoring yet: nobody is enrolled or re-screened. Default false."),
   lists: z.array(sourceList).min(1).nullable().describe("Watchlists to screen against (OFAC, EU, UK, UN, WIKIDATA). null = the lists of coveragePreset. Default null."),
-  pepTiers: z.array(pepTier).describe("PEP tiers that may produce a match (Domestic, Foreign, InternationalOrganization, FamilyOrAssociate); sanctions matches are never filtered by tier. Default all four."),
+  pepTiers: z
+    .array(pepTier)
+    .describe(
+      "PEP tiers that may produce a match (Domestic, Foreign, InternationalOrganization, FamilyOrAssociate: the spec's PEP1-PEP4, which the multipart form and the CLI also take); sanctions matches are never filtered by tier. Default all four.",
+    ),
   coveragePreset: z.enum(COVERAGE_PRESETS).describe("Named coverage: sanctions = OFAC, EU, UK, UN; sanctions_pep = + WIKIDATA PEPs; full = + adverse media. Default sanctions_pep."),
   maxDataAgeDays: z.number().int().min(1).max(3650).nullable().describe("Flag matches, and report stale sources (listVersions.stale), whose list was published more whole days ago than this, or carries no date (matches are kept: a stale sanctions hit is still a hit). null = no age check. Default null."),
   phonetic: z.boolean().describe("Accept phonetic equivalents of name tokens (Double Metaphone), e.g. Mohamed~Muhammad. Default true."),

@@ -73,6 +73,24 @@ const ROUTES: Array<[string, string, string[]]> = [
   ["/v1/usage", "get", ["400", "401", "403", "406", "413", "415", "500", "503"]],
 ];
 
+test("the spec's open versioning questions are answered: interface 1.0 under /v1, a deprecation policy and a change history", async () => {
+  const info = (doc as unknown as { info: { version: string; description: string } }).info;
+  expect(info.version).toBe("1.0");
+  expect(info.description).toContain("**Versioning**");
+  expect(info.description).toContain("Deprecation");
+  expect(info.description).toContain("docs/api-changes.md");
+  const history = await Bun.file(`${import.meta.dir}/../../docs/api-changes.md`).text();
+  expect(history).toContain("### 1.0: first release");
+  expect(Object.keys(doc.paths).filter((path) => path.startsWith("/v") && !path.startsWith("/v1/"))).toEqual([]);
+});
+
+test("responses the spec names carry its names, so clients generated from either document agree", () => {
+  const okSchema = (path: string, method: string) => op(path, method).responses?.["200"]?.content?.["application/json"]?.schema.$ref;
+  expect(okSchema("/v1/screenings/bulk", "post")).toBe("#/components/schemas/BulkScreeningResponse");
+  expect(okSchema("/v1/audit", "get")).toBe("#/components/schemas/AuditListResponse");
+  expect(okSchema("/v1/audit/verify", "get")).toBe("#/components/schemas/AuditVerifyResponse");
+});
+
 test("the screening and risk-profile routes are documented with their policies", () => {
   expect(doc.paths["/v1/screenings/check"]?.post?.["x-policy"]).toBe("Screening.Write");
   expect(doc.paths["/v1/screenings/bulk"]?.post?.["x-policy"]).toBe("Screening.Write");

@@ -37,6 +37,19 @@ describe("over HTTP", () => {
     expect(stored()).toBe(before);
   });
 
+  test("a PEP tier written as the spec's code (PEP1) in JSON is refused naming the tier it stands for", async () => {
+    profile({});
+    const problem = expectProblem(
+      await world.post("/v1/screenings/check", { fullName: "Boris Quillfeather", options: { pepTiers: ["Foreign", "pep1", "Nope"] } }),
+      400,
+      "VALIDATION_FAILED",
+    );
+    expect(problem.errors?.find((e) => e.field === "options.pepTiers[1]")?.message).toBe(
+      "must be one of Domestic, Foreign, InternationalOrganization, FamilyOrAssociate: in JSON, pep1 is written Domestic",
+    );
+    expect(problem.errors?.find((e) => e.field === "options.pepTiers[2]")?.message).toContain("Domestic");
+  });
+
   test("a request naming a list the tenant is not enabled for is refused, not screened without it", async () => {
     profile({ looseningAllowed: ["lists"] });
     const ctx = world.lists.server.ctx;

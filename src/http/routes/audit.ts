@@ -82,8 +82,8 @@ export const AuditVerificationResponse = z
   })
   .describe("The result of walking the tenant's audit hash chain.");
 
-const AUDIT_PAGE_SCHEMA = schemaComponent("AuditPage", AuditPageResponse);
-const AUDIT_VERIFICATION_SCHEMA = schemaComponent("AuditVerification", AuditVerificationResponse);
+const AUDIT_PAGE_SCHEMA = schemaComponent("AuditListResponse", AuditPageResponse);
+const AUDIT_VERIFICATION_SCHEMA = schemaComponent("AuditVerifyResponse", AuditVerificationResponse);
 
 const EXPORT_HEADER = (description: string, type: "integer" | "string") => ({ description: `CSV responses only: ${description}`, schema: { type } });
 

@@ -37,7 +37,7 @@ export function usageRoutes(deps: HttpDeps) {
         ...secured("Screening.Read", {
           summary: "Current UTC calendar month's screening usage",
           description:
-            "used: screens charged this UTC calendar month; limit: the monthly quota or null (unlimited, the default); remaining: limit − used, or 9007199254740991 when unlimited; unlimited: true when no quota is set; period: the month counted (\"YYYY-MM\", UTC); resetsAt: when the counter starts again from 0. Any tenant credential may call it; it keeps working at the cap. Takes no query parameters (there is no month selector).",
+            "used: screens charged this UTC calendar month; limit: the monthly quota or null (unlimited, the default); remaining: limit − used, or 9007199254740991 when unlimited; unlimited: true when no quota is set; period: the month counted (\"YYYY-MM\", UTC); resetsAt: when the counter starts again from 0. Any tenant credential whose role is one of the appliance's (an API key always; a token with compliance_analyst, auditor or admin) may call it, as the spec's Screening.Read policy says; it keeps working at the cap. Takes no query parameters (there is no month selector).",
           tags: ["Usage"],
         }),
         responses: {
