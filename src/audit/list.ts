@@ -57,16 +57,44 @@ export function listAudit(
   return { items: rows.map(toAuditEntry), total };
 }
 
-/** Up to `cap` entries for export, newest first; `truncated` when more matched the filter. */
-export function exportAudit(
-  db: Db,
-  chain: string,
-  filter: AuditFilter,
-  cap: number,
-): { items: AuditEntry[]; truncated: boolean } {
+/**
+ * What an export of a chain's filtered entries holds, decided before its first byte is sent so that
+ * its headers are true: up to `cap` entries, newest first, of those with seq up to `throughSeq` (the
+ * chain's last entry when the export began). The chain only grows, so entries appended while the
+ * export streams are not in it, and the ones it holds cannot change.
+ */
+export interface AuditExportPlan {
+  rows: number;
+  truncated: boolean;
+  throughSeq: number;
+}
+
+export function planAuditExport(db: Db, chain: string, filter: AuditFilter, cap: number): AuditExportPlan {
+  const throughSeq = db.sqlite.query<{ s: number | null }, [string]>("SELECT max(seq) AS s FROM audit_log WHERE chain = ?").get(chain)?.s ?? 0;
   const where = auditWhere(chain, filter);
-  const rows = db.sqlite
-    .query<AuditRow, (string | number)[]>(`SELECT * FROM audit_log WHERE ${where.sql} ORDER BY seq DESC LIMIT ?`)
-    .all(...where.params, cap + 1);
-  return { items: rows.slice(0, cap).map(toAuditEntry), truncated: rows.length > cap };
+  // Counted no further than cap + 1: all an export needs to know is whether it is cut.
+  const matched =
+    db.sqlite
+      .query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM (SELECT 1 FROM audit_log WHERE ${where.sql} AND seq <= ? LIMIT ?)`)
+      .get(...where.params, throughSeq, cap + 1)?.n ?? 0;
+  return { rows: Math.min(matched, cap), truncated: matched > cap, throughSeq };
+}
+
+/**
+ * The plan's entries, newest first, `pageSize` at a time: each page is read when the previous one
+ * has been written out (keyset on seq, so a page costs the same wherever it falls).
+ */
+export function* auditExportPages(db: Db, chain: string, filter: AuditFilter, plan: AuditExportPlan, pageSize: number): Generator<AuditEntry[]> {
+  const where = auditWhere(chain, filter);
+  const page = db.sqlite.query<AuditRow, (string | number)[]>(`SELECT * FROM audit_log WHERE ${where.sql} AND seq < ? ORDER BY seq DESC LIMIT ?`);
+  let left = plan.rows;
+  let below = plan.throughSeq + 1;
+  while (left > 0) {
+    const rows = page.all(...where.params, below, Math.min(pageSize, left));
+    const last = rows[rows.length - 1];
+    if (!last) return;
+    left -= rows.length;
+    below = last.seq;
+    yield rows.map(toAuditEntry);
+  }
 }

@@ -8,11 +8,19 @@ import Papa from "papaparse";
  * would otherwise split ";=1" into a cell starting with "=" that the prefix never saw.
  */
 export function toCsv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<unknown>>): string {
+  // An empty export is the header line alone.
+  return csvLines([header]) + csvLines(rows);
+}
+
+/**
+ * Rows as CSV lines, each ended by CRLF, with the same quoting and formula guard as toCsv: an export
+ * written in parts (a header line, then a page of rows at a time) is byte for byte the toCsv of the
+ * whole. No rows, no text (papaparse alone would write a line break for an empty record).
+ */
+export function csvLines(rows: ReadonlyArray<ReadonlyArray<unknown>>): string {
+  if (rows.length === 0) return "";
   const data = rows.map((row) => row.map(cellText));
-  // With no rows, papaparse writes the header and a line break of its own ("a,b\r\n", an empty
-  // record after it once ours is added), so the header goes alone: an empty export is one line.
-  const input = data.length === 0 ? [[...header]] : { fields: [...header], data };
-  return `${Papa.unparse(input, { escapeFormulae: /^[=+\-@\t\r]/, quotes: quoteSeparators, newline: "\r\n" })}\r\n`;
+  return `${Papa.unparse(data, { escapeFormulae: /^[=+\-@\t\r]/, quotes: quoteSeparators, newline: "\r\n", header: false })}\r\n`;
 }
 
 /** Papa's per-cell quoting rule (on top of its own: commas, quotes, line breaks, edge spaces). */

@@ -137,6 +137,40 @@ describe("CSV export", () => {
     expect(res.text).toBe(`${COLUMNS.join(",")}\r\n`);
   });
 
+  test("an export of more entries than a page (500) is streamed whole: every entry once, newest first, as the JSON list has them", async () => {
+    const { tenant, apiKey } = makeTenant(server.ctx);
+    for (let q = 1; q <= 1_203; q++) setQuota(server.ctx, tenant.id, { monthlyScreeningQuota: q }, meta);
+    const total = (await page(apiKey, "?take=1")).total;
+    expect(total).toBeGreaterThan(1_203);
+    const res = await call(server.url, "/v1/audit?format=csv", { key: apiKey });
+    expect(res.headers.get("x-export-row-count")).toBe(String(total));
+    expect(res.headers.get("x-export-truncated")).toBeNull();
+    const rows = parse(res.text);
+    expect(rows.map((r) => Number(r.sequence))).toEqual(Array.from({ length: total }, (_, i) => total - i));
+    const listed: AuditEntry[] = [];
+    for (let skip = 0; skip < total; skip += 500) listed.push(...(await page(apiKey, `?take=500&skip=${skip}`)).items);
+    expect(rows.map((r) => [r.id, r.hash, JSON.parse(r.details ?? "null")])).toEqual(listed.map((e) => [e.id, e.hash, e.details]));
+  });
+
+  test("entries written while an export streams are not in it: it holds what the chain held when it began", async () => {
+    const { tenant, apiKey } = makeTenant(server.ctx);
+    for (let q = 1; q <= 1_100; q++) setQuota(server.ctx, tenant.id, { monthlyScreeningQuota: q }, meta);
+    const total = (await page(apiKey, "?take=1")).total;
+    const res = await fetch(`${server.url}/v1/audit?format=csv`, { headers: { "x-api-key": apiKey } });
+    expect(res.headers.get("x-export-row-count")).toBe(String(total));
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = decoder.decode((await reader.read()).value ?? new Uint8Array(0), { stream: true });
+    // Written after the export began, before most of it was read.
+    for (let q = 5_000; q < 5_010; q++) setQuota(server.ctx, tenant.id, { monthlyScreeningQuota: q }, meta);
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value, { stream: true });
+    const rows = parse(text);
+    expect(rows.length).toBe(total);
+    expect(rows[0]?.sequence).toBe(String(total));
+    expect(rows.some((r) => r.details?.includes("5005"))).toBe(false);
+    expect((await page(apiKey, "?take=1")).items[0]?.sequence).toBe(total + 10);
+  });
+
   test("the export carries the same entries as the JSON list", async () => {
     const { apiKey } = makeTenant(server.ctx);
     const rows = parse((await call(server.url, "/v1/audit?format=csv", { key: apiKey })).text);
