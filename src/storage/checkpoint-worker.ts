@@ -1,6 +1,7 @@
 /**
  * The WAL checkpointer's thread (started by checkpointer.ts). It owns a second connection to the
- * data folder's database and runs a PASSIVE checkpoint every few milliseconds: it copies committed
+ * data folder's database and runs a PASSIVE checkpoint every few milliseconds while the server writes
+ * (less often while it does not, up to idleMaxMs apart): it copies committed
  * WAL frames into the database file and fsyncs both, which is the slow part of a checkpoint, while
  * the server's event loop keeps serving. PASSIVE never takes the write lock and never waits, so the
  * server's connection, the only writer, is never blocked by it.
@@ -20,7 +21,7 @@ function send(event: CheckpointerEvent): void {
   self.postMessage(event);
 }
 
-function start(path: string, intervalMs: number): void {
+function start(path: string, intervalMs: number, idleMaxMs: number): void {
   try {
     connection = new Database(path);
     // Never wait: a busy checkpoint (a CLI process checkpointing as it exits) is simply retried on the next tick.
@@ -35,13 +36,23 @@ function start(path: string, intervalMs: number): void {
     return;
   }
   const checkpoint = connection.query<{ busy: number; log: number; checkpointed: number }, []>("PRAGMA wal_checkpoint(PASSIVE)");
+  // The WAL's frame count at the last tick. Unchanged, with every frame copied, means nothing was
+  // written since and nothing is left to do: the pause doubles (up to idleMaxMs). New frames (a
+  // rewound WAL included), or frames a reader kept from being copied, bring it back to intervalMs.
+  let lastFrames = -1;
+  let pause = intervalMs;
   const tick = () => {
     try {
-      checkpoint.get();
+      const result = checkpoint.get();
+      const frames = result?.log ?? -1;
+      const idle = frames === lastFrames && result?.checkpointed === frames;
+      pause = idle ? Math.min(pause * 2, idleMaxMs) : intervalMs;
+      lastFrames = frames;
     } catch {
       // SQLITE_BUSY or LOCKED from another process's checkpoint: nothing was lost, the next tick copies the frames.
+      pause = intervalMs;
     }
-    timer = setTimeout(tick, intervalMs);
+    timer = setTimeout(tick, pause);
   };
   send({ type: "started" });
   tick();
@@ -58,6 +69,6 @@ function stop(): void {
 
 self.onmessage = (event: MessageEvent<CheckpointerMessage>) => {
   const message = event.data;
-  if (message.type === "start") start(message.path, message.intervalMs);
+  if (message.type === "start") start(message.path, message.intervalMs, message.idleMaxMs);
   else stop();
 };

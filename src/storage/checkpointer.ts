@@ -21,10 +21,19 @@ import { type Db, walAutocheckpoint } from "./db";
  */
 export const CHECKPOINT_INTERVAL_MS = 20;
 
+/**
+ * The longest pause between checkpoints while nothing is written. Each tick that finds no new WAL
+ * frame doubles the pause up to this, and a tick that finds some goes back to CHECKPOINT_INTERVAL_MS:
+ * an idle server woke its worker 50 times a second for nothing (soak probe), and now about once.
+ * The first commit after a quiet spell waits at most this long for its frames to be copied, which
+ * only lets the WAL grow by that much; durability does not depend on it.
+ */
+export const CHECKPOINT_IDLE_MAX_MS = 1_000;
+
 /** How long stop() waits for the worker to close its connection before terminating it. */
 const STOP_TIMEOUT_MS = 2_000;
 
-export type CheckpointerMessage = { type: "start"; path: string; intervalMs: number } | { type: "stop" };
+export type CheckpointerMessage = { type: "start"; path: string; intervalMs: number; idleMaxMs: number } | { type: "stop" };
 export type CheckpointerEvent = { type: "started" } | { type: "failed"; message: string } | { type: "stopped" };
 
 export interface Checkpointer {
@@ -45,7 +54,7 @@ export function startCheckpointer(db: Db, log: Logger, options: { workerUrl?: st
   const settle = (ok: boolean) => {
     if (settled) return;
     settled = true;
-    if (ok) log.info({ intervalMs: CHECKPOINT_INTERVAL_MS }, "WAL checkpoints run on a worker thread");
+    if (ok) log.info({ intervalMs: CHECKPOINT_INTERVAL_MS, idleMaxMs: CHECKPOINT_IDLE_MAX_MS }, "WAL checkpoints run on a worker thread");
     resolveStarted(ok);
   };
   const { promise: closed, resolve: resolveClosed } = Promise.withResolvers<void>();
@@ -83,7 +92,7 @@ export function startCheckpointer(db: Db, log: Logger, options: { workerUrl?: st
   });
   // The server's listener keeps the process alive; the checkpointer must not keep a finished CLI or test alive.
   worker.unref();
-  worker.postMessage({ type: "start", path: db.path, intervalMs: CHECKPOINT_INTERVAL_MS } satisfies CheckpointerMessage);
+  worker.postMessage({ type: "start", path: db.path, intervalMs: CHECKPOINT_INTERVAL_MS, idleMaxMs: CHECKPOINT_IDLE_MAX_MS } satisfies CheckpointerMessage);
 
   return {
     started,

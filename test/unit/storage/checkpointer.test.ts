@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLogger } from "@/lib/logger";
 import { startCheckpointer } from "@/storage/checkpointer";
@@ -64,6 +64,32 @@ describe("WAL checkpointer", () => {
     expect(walAutocheckpoint(db)).toBe(1_000);
     db.close();
     control.close();
+  });
+
+  // Linux: a thread's wake-ups are its voluntary context switches in /proc.
+  test.skipIf(!existsSync("/proc/self/task"))("sleeps while nothing is written, and still copies the next commit's frames", async () => {
+    const tasks = () => new Set(readdirSync("/proc/self/task"));
+    const before = tasks();
+    const db = freshDb();
+    const checkpointer = startCheckpointer(db, log);
+    expect(await checkpointer?.started).toBe(true);
+    const worker = [...tasks()].find((task) => !before.has(task) && readFileSync(`/proc/self/task/${task}/comm`, "utf8").trim() === "Worker");
+    expect(worker).toBeDefined();
+    const wakeUps = () => Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(readFileSync(`/proc/self/task/${worker}/status`, "utf8"))?.[1]);
+
+    db.sqlite.run("INSERT INTO t (body) VALUES ('before the quiet')");
+    await Bun.sleep(2_500); // the pause has grown to CHECKPOINT_IDLE_MAX_MS
+    const start = wakeUps();
+    await Bun.sleep(2_000);
+    // About 2 at one tick a second; a tick every CHECKPOINT_INTERVAL_MS (20 ms) made about 100.
+    expect(wakeUps() - start).toBeLessThan(20);
+
+    // After the quiet, a commit's frames are still copied, within the longest pause.
+    await writeLikeAServer(db);
+    await Bun.sleep(1_100);
+    expect(walFramesAfterOneMoreCommit(db)).toBeLessThan(10);
+    await checkpointer?.stop();
+    db.close();
   });
 
   test("hands checkpointing back to the connection when the worker cannot start", async () => {
