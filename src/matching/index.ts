@@ -8,7 +8,7 @@ import { CardStore, ENTITY_TYPES } from "./cards";
 import { orderPostingsByWeight } from "./postings-order";
 import type { ListedWords } from "./readings";
 import { createScratch, type SearchScratch } from "./scratch";
-import { buildVocabulary, type Vocabulary } from "./vocab";
+import { runSteps, type Vocabulary, vocabularySteps } from "./vocab";
 import { INITIAL_WEIGHT, MIN_IDF, NOISE_WEIGHT, PARTICLE_WEIGHT } from "./weights";
 
 export interface NameTable {
@@ -265,11 +265,20 @@ export class IndexBuilder {
   }
 
   finish(): MatchIndex {
+    return runSteps(this.finishSteps());
+  }
+
+  /**
+   * finish() as steps, yielding between its parts and inside the vocabulary's per-token work, so a
+   * server building an index beside its requests can pause between them (watchlists/runtime.ts):
+   * run whole, the real lists' vocabulary alone took 160-200 ms of the one request thread.
+   */
+  *finishSteps(): Generator<void, MatchIndex> {
     if (this.finished) throw new Error("IndexBuilder.finish called twice");
     this.finished = true;
     const { strings } = this;
     this.tokenStart.push(this.tokens.length);
-    const vocab = buildVocabulary({
+    const vocab = yield* vocabularySteps({
       strings,
       ids: this.ids,
       abjad: this.abjad.map((a) => (a === 1 ? 1 : 0)),
@@ -293,7 +302,9 @@ export class IndexBuilder {
       }
       weightSum[n] = sum;
     }
+    yield;
     orderPostingsByWeight([vocab.postings, vocab.noisePostings], weightSum);
+    yield;
     const entityTable: EntityTable = {
       source: Uint8Array.from(this.entitySource.toArray()),
       type: Uint8Array.from(this.entityType.toArray()),

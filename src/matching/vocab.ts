@@ -80,7 +80,23 @@ export interface VocabularyInput {
   noisePostingName: GrowableU32;
 }
 
-export function buildVocabulary(input: VocabularyInput): Vocabulary {
+/** Tokens handled between two yields of vocabularySteps: about 20-30 µs of work each. */
+const TOKENS_PER_STEP = 256;
+
+/** Runs a stepped computation to its end without pausing, and returns its result. */
+export function runSteps<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * The vocabulary of an index's tokens, in steps: it yields every TOKENS_PER_STEP tokens, so a server
+ * building an index beside its requests (watchlists/runtime.ts) can pause between them. runSteps
+ * runs it whole.
+ */
+export function* vocabularySteps(input: VocabularyInput): Generator<void, Vocabulary> {
   const size = input.strings.length;
   const idf = new Float32Array(size);
   const n = Math.max(1, input.entityCount);
@@ -111,7 +127,9 @@ export function buildVocabulary(input: VocabularyInput): Vocabulary {
     }
     loose[t] = looseForm(token);
     looseIds.add(loose[t]!, t);
+    if (t % TOKENS_PER_STEP === TOKENS_PER_STEP - 1) yield;
   }
+  yield;
   return {
     size,
     strings: input.strings,

@@ -17,7 +17,20 @@ export interface LoadedLists<Index> {
 export interface IndexAssembly<Index> {
   add(entity: WatchlistEntity): void;
   finish(): Index;
+  /** finish() in steps the caller may pause between (the matcher's builder has them). */
+  finishSteps?(): Generator<void, Index>;
 }
+
+/**
+ * The longest stretch a reload works on the request thread before it lets requests in. Counting
+ * entities (a pause every 5,000) gave stretches of 60-134 ms on the real lists, and the index's
+ * finishing work ran 160-200 ms in one piece: requests stalled 150-430 ms while a new edition loaded
+ * (soak probe).
+ */
+const RELOAD_SLICE_MS = 5;
+
+/** A pause that lets the event loop serve what waits (a timer, not a microtask). */
+const letRequestsIn = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 export type IndexBuilder<Index> = () => IndexAssembly<Index>;
 
@@ -88,14 +101,36 @@ export class WatchlistRuntime<Index> {
       const versions = snapshotVersions(this.db, snapshot);
       const assembly = this.build();
       let count = 0;
+      // Requests keep being served on the old index while the new one is built: every
+      // RELOAD_SLICE_MS of building, the event loop gets a turn.
+      // (A clock read per entity, and a pause only when the slice is spent: an await per entity
+      // would cost a microtask each, a million of them for a large PEP list.)
+      let sliceStart = performance.now();
+      const sliceSpent = () => performance.now() - sliceStart >= RELOAD_SLICE_MS;
+      const pause = async () => {
+        await letRequestsIn();
+        sliceStart = performance.now();
+      };
       for (const version of versions) {
         for (const entity of versionEntities(this.db, version.id)) {
           assembly.add(entity);
-          // Yield now and then so requests keep being served on the old index while a large snapshot loads.
-          if (++count % 5_000 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+          count++;
+          if (sliceSpent()) await pause();
         }
       }
-      const index = assembly.finish();
+      let index: Index;
+      if (assembly.finishSteps) {
+        const steps = assembly.finishSteps();
+        for (let step = steps.next(); ; step = steps.next()) {
+          if (step.done) {
+            index = step.value;
+            break;
+          }
+          if (sliceSpent()) await pause();
+        }
+      } else {
+        index = assembly.finish();
+      }
       const previous = this.loaded;
       const next: LoadedLists<Index> = {
         snapshot,
