@@ -47,10 +47,14 @@ test("a writable connection whose write lock another process holds passes: it is
   const db = openDb(dir);
   const other = new Database(join(dir, DB_FILE));
   try {
-    db.sqlite.run("PRAGMA busy_timeout = 50");
     other.run("BEGIN IMMEDIATE");
+    // At once, not after the connection's busy_timeout (10 s): a restart's event loop waited that long.
+    const started = performance.now();
     assertWritable(db.sqlite, db.path);
+    expect(performance.now() - started).toBeLessThan(2_000);
     expect(db.sqlite.inTransaction).toBe(false);
+    const busyTimeout = Object.values(db.sqlite.query<Record<string, number>, []>("PRAGMA busy_timeout").get() ?? {})[0];
+    expect(busyTimeout).toBe(10_000);
   } finally {
     other.run("ROLLBACK");
     other.close();
