@@ -165,8 +165,12 @@ function prefixBits(text: string | undefined, max: number): number | null {
   return bits <= max ? bits : null;
 }
 
-/** A DNS host name: letters, digits and hyphens in labels of 1-63, 253 at most, a trailing root dot allowed. */
-const HOST_NAME_RE = /^(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/;
+/**
+ * A host name: letters, digits, hyphens and underscores in labels of 1-63, 253 at most, a trailing
+ * root dot allowed. Underscores are not DNS host names, but a URL parser takes them and container
+ * networks name services with them (Docker Compose's "aml_receiver").
+ */
+const HOST_NAME_RE = /^(?=.{1,253}\.?$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/;
 
 /**
  * Why an allow-list entry could never match a webhook host, or null when isAllowListed can read it:

@@ -103,8 +103,8 @@ describe("precedence", () => {
   });
 
   test("every allow-list entry must be one the URL policy can match: a typo stops loading, naming it", () => {
-    const good = "127.0.0.1, 10.0.0.0/8, fd00::/8, ::1, hooks.corp.internal, hooks.corp., 192.168.1.0/24";
-    expect(loadConfig({ env: { AML_WEBHOOK_ALLOW_PRIVATE: good } }).webhooks.allowPrivateNetworks).toHaveLength(7);
+    const good = "127.0.0.1, 10.0.0.0/8, fd00::/8, ::1, hooks.corp.internal, hooks.corp., 192.168.1.0/24, aml_receiver";
+    expect(loadConfig({ env: { AML_WEBHOOK_ALLOW_PRIVATE: good } }).webhooks.allowPrivateNetworks).toHaveLength(8);
     for (const [entry, problem] of [
       ["10.0.0.0/99", "prefix length that is not a whole number from 0 to 32"],
       ["fd00::/129", "from 0 to 128"],
