@@ -38,18 +38,20 @@ function start(path: string, intervalMs: number, idleMaxMs: number): void {
   const checkpoint = connection.query<{ busy: number; log: number; checkpointed: number }, []>("PRAGMA wal_checkpoint(PASSIVE)");
   // The WAL's frame count at the last tick. Unchanged, with every frame copied, means nothing was
   // written since and nothing is left to do: the pause doubles (up to idleMaxMs). New frames (a
-  // rewound WAL included), or frames a reader kept from being copied, bring it back to intervalMs.
+  // rewound WAL included), frames a reader kept from being copied, or a checkpoint that could not
+  // run (busy: another process checkpointing, reported as busy 1 and -1 frames, not thrown) bring
+  // it back to intervalMs.
   let lastFrames = -1;
   let pause = intervalMs;
   const tick = () => {
     try {
       const result = checkpoint.get();
-      const frames = result?.log ?? -1;
-      const idle = frames === lastFrames && result?.checkpointed === frames;
+      const ran = result !== null && result.busy === 0 && result.log >= 0;
+      const idle = ran && result.log === lastFrames && result.checkpointed === result.log;
       pause = idle ? Math.min(pause * 2, idleMaxMs) : intervalMs;
-      lastFrames = frames;
+      lastFrames = ran ? result.log : -1;
     } catch {
-      // SQLITE_BUSY or LOCKED from another process's checkpoint: nothing was lost, the next tick copies the frames.
+      // An error other than busy (SQLITE_LOCKED, an I/O error): nothing was lost, the next tick tries again.
       pause = intervalMs;
     }
     timer = setTimeout(tick, pause);

@@ -10,7 +10,7 @@ import { type Db, walAutocheckpoint } from "./db";
  *
  * The server instead turns automatic checkpoints off on its connection and runs PASSIVE
  * checkpoints from a worker thread with its own connection (checkpoint-worker.ts), every
- * CHECKPOINT_INTERVAL_MS. A PASSIVE checkpoint never takes the write lock, so it never blocks a
+ * CHECKPOINT_INTERVAL_MS while anything is written (CHECKPOINT_IDLE_MAX_MS apart at most when not). A PASSIVE checkpoint never takes the write lock, so it never blocks a
  * commit. The interval is short on purpose: SQLite rewinds the WAL to its start only when a write
  * begins after a checkpoint has copied every frame, and small, frequent checkpoints catch up between
  * commits; at 100 ms they rarely did and the WAL grew without bound.
