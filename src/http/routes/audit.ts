@@ -7,6 +7,7 @@ import { csvLines } from "@/exports/csv";
 import { offsetDateTime } from "@/lib/validate";
 import type { HttpDeps } from "../deps";
 import { guard, secured } from "../guard";
+import { requestState } from "../request-state";
 import { media } from "../media";
 import { decidedRepresentation, JSON_ONLY, JSON_OR_CSV } from "../negotiate";
 import { BODY_CORRELATION_ID, instant, jsonContent, jsonResponse, problemResponses, schemaComponent } from "../openapi";
@@ -117,11 +118,14 @@ function auditCsvRow(e: AuditEntry): unknown[] {
 /**
  * The export as a stream: the header line, then one page of entries per pull, each after a turn of
  * the event loop so that no page runs back to back with the next while requests wait. A client that
- * goes away stops the reads.
+ * goes away stops the reads. The status and headers are sent before the first page is read, so a
+ * page that fails (an I/O error, the database closed at a stop) can only cut the body short: it is
+ * logged with the request's correlation id, since no error answer can carry it any more.
  */
-function auditCsvStream(pages: Generator<AuditEntry[]>): ReadableStream<Uint8Array> {
+function auditCsvStream(pages: Generator<AuditEntry[]>, failed: (error: unknown) => void): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let started = false;
+  let cancelled = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (!started) {
@@ -130,11 +134,18 @@ function auditCsvStream(pages: Generator<AuditEntry[]>): ReadableStream<Uint8Arr
         return;
       }
       await new Promise((resolve) => setImmediate(resolve));
-      const next = pages.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(csvLines(next.value.map(auditCsvRow))));
+      if (cancelled) return;
+      try {
+        const next = pages.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(csvLines(next.value.map(auditCsvRow))));
+      } catch (error) {
+        failed(error);
+        controller.error(error);
+      }
     },
     cancel() {
+      cancelled = true;
       pages.return(undefined);
     },
   });
@@ -162,7 +173,10 @@ export function auditRoutes(deps: HttpDeps) {
             "x-export-row-count": String(plan.rows),
           };
           if (plan.truncated) headers["x-export-truncated"] = "true";
-          return new Response(auditCsvStream(auditExportPages(deps.db, caller.tenantId, filter, plan, EXPORT_PAGE_ROWS)), { headers });
+          const pages = auditExportPages(deps.db, caller.tenantId, filter, plan, EXPORT_PAGE_ROWS);
+          const failed = (error: unknown) =>
+            deps.log.error({ correlationId: requestState(request).correlationId, err: error }, "audit export cut short: a page could not be read");
+          return new Response(auditCsvStream(pages, failed), { headers });
         }
         const page = listAudit(deps.db, caller.tenantId, filter, { skip: query.skip, take: query.take });
         return { items: page.items, total: page.total, skip: query.skip, take: query.take };
