@@ -27,13 +27,22 @@ const adminText = (max: number) =>
 const URL_UNSAFE_RE = /[\s\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
 export const URL_UNSAFE_MESSAGE = "must not contain control characters, invisible characters or spaces (percent-encode a space as %20)";
 
+/**
+ * The host as written: after "//", before the port, path, query or fragment. A percent sign there is
+ * decoded by the URL parser, and the same invisible characters come back that URL_UNSAFE_RE refuses
+ * written out ("exam%C2%ADple.com" is called as example.com); a receiver's host never needs one.
+ */
+const ENCODED_HOST_RE = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*%/i;
+export const ENCODED_HOST_MESSAGE = "must not percent-encode its host: write the host name as it is";
+
 /** A webhook receiver URL as sent; the URL policy (webhooks/url-policy.ts) checks scheme and host later. */
 const WebhookUrl = z
   .string()
   .trim()
   .min(1)
   .max(2048)
-  .refine((url) => !URL_UNSAFE_RE.test(url), URL_UNSAFE_MESSAGE);
+  .refine((url) => !URL_UNSAFE_RE.test(url), URL_UNSAFE_MESSAGE)
+  .refine((url) => !ENCODED_HOST_RE.test(url), ENCODED_HOST_MESSAGE);
 
 /** The largest monthly screening quota a tenant may be given. */
 export const MAX_MONTHLY_QUOTA = 1_000_000_000;

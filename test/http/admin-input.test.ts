@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { SetWebhookInput } from "@/tenants/schemas";
 import { startIndex } from "@/matching/index";
 import { watchlistExtension } from "@/watchlists/extension";
 import { type Exchange, call, expectProblem, json } from "../helpers/api";
@@ -107,6 +108,19 @@ describe("control characters in admin text", () => {
       expect(problem.errors).toEqual([{ field: "webhookUrl", message: "must not contain control characters, invisible characters or spaces (percent-encode a space as %20)" }]);
     }
     expect(footprint()).toEqual(before);
+  });
+
+  test("a webhookUrl whose host is percent-encoded (an invisible character the parser would decode) is 400; a percent-encoded path is fine", async () => {
+    const before = footprint();
+    for (const webhookUrl of ["https://exam%C2%ADple.com/hook", "https://exam%E2%80%8Bple.com/", "https://hooks%2Einput.example/"]) {
+      const problem = expectProblem(await sendJson("PUT", `/v1/tenants/${tenantId}/webhook`, JSON.stringify({ webhookUrl })), 400, "VALIDATION_FAILED");
+      expect(problem.errors).toEqual([{ field: "webhookUrl", message: "must not percent-encode its host: write the host name as it is" }]);
+    }
+    expect(footprint()).toEqual(before);
+    // Percent-encoding after the host (path, query) is ordinary and stays accepted.
+    for (const webhookUrl of ["https://hooks.input.example/a%20b", "https://hooks.input.example:8443/x?token=%41%42", "https://hooks.input.example"]) {
+      expect(SetWebhookInput.safeParse({ webhookUrl }).success).toBe(true);
+    }
   });
 
   test.each([
