@@ -11,6 +11,8 @@ export interface MigrationResult {
   alreadyApplied: number;
 }
 
+const changedAfterApplied = (name: string) => new MigrationError(`Migration ${name} was changed after it was applied; refusing to start.`);
+
 /**
  * Applies the embedded migrations that the database has not seen, each in its own IMMEDIATE
  * transaction, so two processes starting at once cannot both apply one. A migration whose text
@@ -44,7 +46,7 @@ export function migrate(sqlite: Database, migrations = EMBEDDED_MIGRATIONS): Mig
     const digest = sha256Hex(migration.sql);
     const seenDigest = seen.get(migration.name);
     if (seenDigest !== undefined) {
-      if (seenDigest !== digest) throw new MigrationError(`Migration ${migration.name} was changed after it was applied; refusing to start.`);
+      if (seenDigest !== digest) throw changedAfterApplied(migration.name);
       alreadyApplied++;
       continue;
     }
@@ -56,7 +58,7 @@ export function migrate(sqlite: Database, migrations = EMBEDDED_MIGRATIONS): Mig
         .get(migration.name);
       if (existing) {
         if (existing.sha256 !== digest) {
-          throw new MigrationError(`Migration ${migration.name} was changed after it was applied; refusing to start.`);
+          throw changedAfterApplied(migration.name);
         }
         return false;
       }

@@ -185,7 +185,7 @@ const screeningsOf = (tenantId: string) =>
 describe("a credential that stops being valid while a large body arrives does not act", () => {
   const rowsJson = JSON.stringify(rows);
   /** Long enough for the server to have read the head and checked the credential before the body. */
-  const settle = () => Bun.sleep(300);
+  const settle = () => Bun.sleep(800);
 
   test("an API key revoked mid-upload: 401 once the body is in, nothing screened or charged", async () => {
     const owner = makeTenant(world.server.ctx);
