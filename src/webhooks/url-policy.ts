@@ -172,6 +172,28 @@ function prefixBits(text: string | undefined, max: number): number | null {
  */
 const HOST_NAME_RE = /^(?=.{1,253}\.?$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/;
 
+/** An allow-list entry as read: a host name, or an address range (an address alone is its own /32 or /128). */
+type AllowRule = { kind: "name"; name: string } | { kind: "range"; family: 4 | 6; base: string; bits: number } | { kind: "invalid"; problem: string };
+
+/** Reads one allow-list entry; the one reading both the configuration check and the match use. */
+function parseAllowRule(entry: string): AllowRule {
+  const rule = entry.trim().toLowerCase();
+  const [base = "", bitsText, extra] = rule.split("/");
+  if (extra !== undefined) return { kind: "invalid", problem: "is not a host name, an IP address or a CIDR range: it has more than one /" };
+  const family = isIP(base);
+  if (family === 4 || family === 6) {
+    const max = family === 4 ? 32 : 128;
+    const bits = prefixBits(bitsText, max);
+    return bits === null ? { kind: "invalid", problem: `has a prefix length that is not a whole number from 0 to ${max}` } : { kind: "range", family, base, bits };
+  }
+  if (bitsText !== undefined) return { kind: "invalid", problem: "is not a CIDR range: the part before the / must be an IP address" };
+  if (!HOST_NAME_RE.test(rule)) {
+    return { kind: "invalid", problem: "is not a host name, an IP address or a CIDR range (a.b.c.d/n or an IPv6 prefix/n, without brackets)" };
+  }
+  // "hooks.corp." names the same host as "hooks.corp", as it does in a URL.
+  return { kind: "name", name: rule.replace(/\.+$/, "") };
+}
+
 /**
  * Why an allow-list entry could never match a webhook host, or null when isAllowListed can read it:
  * a host name, an IP address, or a CIDR range (IPv4 a.b.c.d/n, IPv6 prefix/n). Checked when the
@@ -179,30 +201,17 @@ const HOST_NAME_RE = /^(?=.{1,253}\.?$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?
  * allowing nothing.
  */
 export function allowListEntryProblem(entry: string): string | null {
-  const rule = entry.trim().toLowerCase();
-  const [base = "", bitsText, extra] = rule.split("/");
-  const kind = isIP(base);
-  if (extra !== undefined) return "is not a host name, an IP address or a CIDR range: it has more than one /";
-  if (kind !== 0) {
-    const max = kind === 4 ? 32 : 128;
-    return prefixBits(bitsText, max) === null ? `has a prefix length that is not a whole number from 0 to ${max}` : null;
-  }
-  if (bitsText !== undefined) return "is not a CIDR range: the part before the / must be an IP address";
-  if (HOST_NAME_RE.test(rule)) return null;
-  return "is not a host name, an IP address or a CIDR range (a.b.c.d/n or an IPv6 prefix/n, without brackets)";
+  const rule = parseAllowRule(entry);
+  return rule.kind === "invalid" ? rule.problem : null;
 }
 
 export function isAllowListed(host: string, allow: readonly string[]): boolean {
   const name = host.toLowerCase().replace(/\.+$/, "");
-  const kind = isIP(name);
+  const family = isIP(name);
   return allow.some((entry) => {
-    // "hooks.corp." names the same host as "hooks.corp", as it does in a URL.
-    const rule = entry.trim().toLowerCase().replace(/\.+$/, "");
-    if (rule === name) return true;
-    const [base = "", bitsText, extra] = rule.split("/");
-    if (extra !== undefined || kind === 0 || isIP(base) !== kind) return false;
-    const bits = prefixBits(bitsText, kind === 4 ? 32 : 128);
-    if (bits === null) return false;
-    return kind === 4 ? inV4Range(v4ToInt(name), v4ToInt(base), bits) : inV6Range(v6ToBigInt(name), v6ToBigInt(base), bits);
+    const rule = parseAllowRule(entry);
+    if (rule.kind === "name") return rule.name === name;
+    if (rule.kind === "invalid" || rule.family !== family) return false;
+    return family === 4 ? inV4Range(v4ToInt(name), v4ToInt(rule.base), rule.bits) : inV6Range(v6ToBigInt(name), v6ToBigInt(rule.base), rule.bits);
   });
 }
