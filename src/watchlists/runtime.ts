@@ -33,6 +33,22 @@ const RELOAD_SLICE_MS = 5;
 /** A pause that lets the event loop serve what waits (a timer, not a microtask). */
 const letRequestsIn = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/**
+ * Runs steps to their end, letting requests in whenever `sliceMs` of them have run: a clock read per
+ * step and a pause only when the slice is spent (an await per step would cost a microtask each, a
+ * million of them for a large PEP list).
+ */
+async function runPaced<T>(steps: Generator<void, T>, sliceMs: number): Promise<T> {
+  let sliceStart = performance.now();
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    if (performance.now() - sliceStart >= sliceMs) {
+      await letRequestsIn();
+      sliceStart = performance.now();
+    }
+  }
+}
+
 export type IndexBuilder<Index> = () => IndexAssembly<Index>;
 
 /**
@@ -102,36 +118,20 @@ export class WatchlistRuntime<Index> {
       const versions = snapshotVersions(this.db, snapshot);
       const assembly = this.build();
       let count = 0;
-      // Requests keep being served on the old index while the new one is built: every
-      // RELOAD_SLICE_MS of building, the event loop gets a turn.
-      // (A clock read per entity, and a pause only when the slice is spent: an await per entity
-      // would cost a microtask each, a million of them for a large PEP list.)
-      let sliceStart = performance.now();
-      const sliceSpent = () => performance.now() - sliceStart >= RELOAD_SLICE_MS;
-      const pause = async () => {
-        await letRequestsIn();
-        sliceStart = performance.now();
-      };
-      for (const version of versions) {
-        for (const entity of versionEntities(this.db, version.id)) {
-          assembly.add(entity);
-          count++;
-          if (sliceSpent()) await pause();
-        }
-      }
-      let index: Index;
-      if (assembly.finishSteps) {
-        const steps = assembly.finishSteps();
-        for (let step = steps.next(); ; step = steps.next()) {
-          if (step.done) {
-            index = step.value;
-            break;
+      const db = this.db;
+      // The whole build as steps (one per entity, then the index's finishing steps), paced so that
+      // requests keep being served on the old index while the new one is built.
+      function* build(): Generator<void, Index> {
+        for (const version of versions) {
+          for (const entity of versionEntities(db, version.id)) {
+            assembly.add(entity);
+            count++;
+            yield;
           }
-          if (sliceSpent()) await pause();
         }
-      } else {
-        index = assembly.finish();
+        return assembly.finishSteps ? yield* assembly.finishSteps() : assembly.finish();
       }
+      const index = await runPaced(build(), RELOAD_SLICE_MS);
       const previous = this.loaded;
       const next: LoadedLists<Index> = {
         snapshot,
