@@ -187,11 +187,32 @@ function parseAllowRule(entry: string): AllowRule {
     return bits === null ? { kind: "invalid", problem: `has a prefix length that is not a whole number from 0 to ${max}` } : { kind: "range", family, base, bits };
   }
   if (bitsText !== undefined) return { kind: "invalid", problem: "is not a CIDR range: the part before the / must be an IP address" };
-  if (!HOST_NAME_RE.test(rule)) {
+  const host = hostAsUrlsReadIt(rule);
+  if (host === null) {
     return { kind: "invalid", problem: "is not a host name, an IP address or a CIDR range (a.b.c.d/n or an IPv6 prefix/n, without brackets)" };
   }
-  // "hooks.corp." names the same host as "hooks.corp", as it does in a URL.
-  return { kind: "name", name: rule.replace(/\.+$/, "") };
+  const hostFamily = isIP(host);
+  if (hostFamily === 4 || hostFamily === 6) return { kind: "range", family: hostFamily, base: host, bits: hostFamily === 4 ? 32 : 128 };
+  return { kind: "name", name: host };
+}
+
+/**
+ * A name entry read as the URL parser reads a webhook URL's host, so that it can equal one: "127.1"
+ * and "0x7f000001" are 127.0.0.1, "bücher.internal" is xn--bcher-kva.internal, "hooks.corp." is
+ * hooks.corp. Null for what no URL's host can be ("256.1.1.1", "*.corp", "-x-"), and for anything
+ * beyond a host ("host:8080", "user@host"), which the parser would otherwise drop silently.
+ */
+function hostAsUrlsReadIt(rule: string): string | null {
+  if (rule === "" || /[\s:@?#\\[\]%]/.test(rule)) return null;
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${rule}/`).hostname;
+  } catch {
+    return null;
+  }
+  const host = normaliseHost(hostname);
+  if (isIP(host) !== 0) return host;
+  return HOST_NAME_RE.test(host) ? host : null;
 }
 
 /**

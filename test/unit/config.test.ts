@@ -103,8 +103,8 @@ describe("precedence", () => {
   });
 
   test("every allow-list entry must be one the URL policy can match: a typo stops loading, naming it", () => {
-    const good = "127.0.0.1, 10.0.0.0/8, fd00::/8, ::1, hooks.corp.internal, hooks.corp., 192.168.1.0/24, aml_receiver";
-    expect(loadConfig({ env: { AML_WEBHOOK_ALLOW_PRIVATE: good } }).webhooks.allowPrivateNetworks).toHaveLength(8);
+    const good = "127.0.0.1, 10.0.0.0/8, fd00::/8, ::1, hooks.corp.internal, hooks.corp., 192.168.1.0/24, aml_receiver, 127.1, bücher.internal";
+    expect(loadConfig({ env: { AML_WEBHOOK_ALLOW_PRIVATE: good } }).webhooks.allowPrivateNetworks).toHaveLength(10);
     for (const [entry, problem] of [
       ["10.0.0.0/99", "prefix length that is not a whole number from 0 to 32"],
       ["fd00::/129", "from 0 to 128"],
@@ -114,6 +114,9 @@ describe("precedence", () => {
       ["*.corp.internal", "is not a host name"],
       ["garbage!", "is not a host name"],
       ["http://10.0.0.1/", "more than one /"],
+      ["256.1.1.1", "is not a host name"],
+      ["127.0.0.1:8080", "is not a host name"],
+      ["ops@hooks.corp", "is not a host name"],
     ] as const) {
       let message = "";
       try {

@@ -125,6 +125,14 @@ describe("isPrivateHost and isAllowListed on resolved addresses (send-time check
     expect(isAllowListed("hooks.corp.internal.", ["Hooks.Corp.Internal"])).toBe(true);
     expect(isAllowListed("hooks.corp.internal", ["corp.internal"])).toBe(false);
   });
+
+  test("isAllowListed reads a name entry as a URL's host is read: 127.1 is 127.0.0.1, a Unicode name its xn-- form", () => {
+    expect(isAllowListed("127.0.0.1", ["127.1"])).toBe(true);
+    expect(isAllowListed("127.0.0.1", ["0x7f000001"])).toBe(true);
+    expect(isAllowListed("127.0.0.2", ["127.1"])).toBe(false);
+    expect(isAllowListed("xn--bcher-kva.internal", ["bücher.internal"])).toBe(true);
+    expect(isAllowListed("256.1.1.1", ["256.1.1.1"])).toBe(false);
+  });
 });
 
 describe("recordableUrl: what audit entries keep of a receiver URL", () => {
