@@ -149,19 +149,15 @@ function causedByCode(error: unknown, matches: (code: string) => boolean): boole
  * table created, on any schema, new or migrated) and rolls it back.
  */
 export function assertWritable(sqlite: Database, path: string): void {
-  // Asked without waiting: a lock another process holds already proves the file writable, and
-  // waiting out busy_timeout here held a restart's event loop for 10 s while, say, an import
-  // stopped mid-transaction kept the lock.
-  const busyTimeout = sqlite.query<{ timeout: number }, []>("PRAGMA busy_timeout").get()?.timeout ?? 0;
-  sqlite.run("PRAGMA busy_timeout = 0");
+  // Asked without waiting (beginIfLockFree): a lock another process holds already proves the file
+  // writable, and waiting out busy_timeout here held a restart's event loop for 10 s while, say, an
+  // import stopped mid-transaction kept the lock.
   try {
-    sqlite.run("BEGIN IMMEDIATE");
+    beginIfLockFree(sqlite, sqlite.query("BEGIN IMMEDIATE"));
   } catch (error) {
     // Only taken by another process: writable, and the server will wait for the lock like any writer.
-    if (isDatabaseBusy(error)) return;
+    if (error instanceof WriteLockTaken) return;
     throw error;
-  } finally {
-    sqlite.run(`PRAGMA busy_timeout = ${Math.trunc(busyTimeout)}`);
   }
   try {
     sqlite.run("CREATE TABLE aml_write_probe (x)");
