@@ -8,7 +8,8 @@ import { CardStore, ENTITY_TYPES } from "./cards";
 import { orderPostingsByWeight } from "./postings-order";
 import type { ListedWords } from "./readings";
 import { createScratch, type SearchScratch } from "./scratch";
-import { runSteps, type Vocabulary, vocabularySteps } from "./vocab";
+import { runSteps } from "../lib/steps";
+import { type Vocabulary, vocabularySteps } from "./vocab";
 import { INITIAL_WEIGHT, MIN_IDF, NOISE_WEIGHT, PARTICLE_WEIGHT } from "./weights";
 
 export interface NameTable {

@@ -83,14 +83,6 @@ export interface VocabularyInput {
 /** Tokens handled between two yields of vocabularySteps: about 20-30 µs of work each. */
 const TOKENS_PER_STEP = 256;
 
-/** Runs a stepped computation to its end without pausing, and returns its result. */
-export function runSteps<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-  }
-}
-
 /**
  * The vocabulary of an index's tokens, in steps: it yields every TOKENS_PER_STEP tokens, so a server
  * building an index beside its requests (watchlists/runtime.ts) can pause between them. runSteps

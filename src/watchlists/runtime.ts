@@ -1,5 +1,6 @@
 import type { Db } from "@/storage/db";
 import type { Logger } from "@/lib/logger";
+import { runPaced } from "@/lib/steps";
 import type { WatchlistEntity } from "./entity";
 import { getSnapshot, latestSnapshotId, snapshotVersions, versionEntities } from "./store/read";
 import type { ListSnapshot, ListVersion } from "./store/types";
@@ -30,24 +31,6 @@ export interface IndexAssembly<Index> {
  */
 const RELOAD_SLICE_MS = 5;
 
-/** A pause that lets the event loop serve what waits (a timer, not a microtask). */
-const letRequestsIn = () => new Promise((resolve) => setTimeout(resolve, 0));
-
-/**
- * Runs steps to their end, letting requests in whenever `sliceMs` of them have run: a clock read per
- * step and a pause only when the slice is spent (an await per step would cost a microtask each, a
- * million of them for a large PEP list).
- */
-async function runPaced<T>(steps: Generator<void, T>, sliceMs: number): Promise<T> {
-  let sliceStart = performance.now();
-  for (let step = steps.next(); ; step = steps.next()) {
-    if (step.done) return step.value;
-    if (performance.now() - sliceStart >= sliceMs) {
-      await letRequestsIn();
-      sliceStart = performance.now();
-    }
-  }
-}
 
 export type IndexBuilder<Index> = () => IndexAssembly<Index>;
 

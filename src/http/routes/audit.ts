@@ -4,6 +4,7 @@ import { auditExportPages, listAudit, planAuditExport } from "@/audit/list";
 import type { AuditEntry } from "@/audit/rows";
 import { BREAK_REASONS, SHA256_HEX, verifyAuditChain } from "@/audit/verify";
 import { csvLines } from "@/exports/csv";
+import { yieldToEventLoop } from "@/lib/steps";
 import { offsetDateTime } from "@/lib/validate";
 import type { HttpDeps } from "../deps";
 import { guard, secured } from "../guard";
@@ -133,7 +134,7 @@ function auditCsvStream(pages: Generator<AuditEntry[]>, failed: (error: unknown)
         controller.enqueue(encoder.encode(csvLines([CSV_HEADER])));
         return;
       }
-      await new Promise((resolve) => setImmediate(resolve));
+      await yieldToEventLoop();
       if (cancelled) return;
       try {
         const next = pages.next();

@@ -4,6 +4,7 @@ import { appendAudit } from "@/audit/append";
 import { SYSTEM_CHAIN } from "@/audit/chain";
 import type { CallMeta } from "@/context";
 import { newId } from "@/lib/ids";
+import { yieldToEventLoop } from "@/lib/steps";
 import { type Db, walAutocheckpoint, writeTxWhenFree } from "@/storage/db";
 import type { SourceList, WatchlistEntity } from "../entity";
 import type { ListPart } from "../editions";
@@ -329,11 +330,6 @@ interface WrittenEntities {
   removed: number;
   changed: number;
   unchanged: number;
-}
-
-/** Lets queued I/O and timers run (a server keeps answering screens during an import); a resolved promise would not. */
-function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**
