@@ -226,11 +226,27 @@ export function allowListEntryProblem(entry: string): string | null {
   return rule.kind === "invalid" ? rule.problem : null;
 }
 
+/**
+ * Entries as parsed, by their text. The entries are the configuration's (and a proxy's no_proxy
+ * patterns), a handful read on every check at send time; a name entry costs a URL parse.
+ */
+const parsedRules = new Map<string, AllowRule>();
+const PARSED_RULES_KEPT = 1_000;
+
+function allowRuleOf(entry: string): AllowRule {
+  let rule = parsedRules.get(entry);
+  if (rule === undefined) {
+    rule = parseAllowRule(entry);
+    if (parsedRules.size < PARSED_RULES_KEPT) parsedRules.set(entry, rule);
+  }
+  return rule;
+}
+
 export function isAllowListed(host: string, allow: readonly string[]): boolean {
   const name = host.toLowerCase().replace(/\.+$/, "");
   const family = isIP(name);
   return allow.some((entry) => {
-    const rule = parseAllowRule(entry);
+    const rule = allowRuleOf(entry);
     if (rule.kind === "name") return rule.name === name;
     if (rule.kind === "invalid" || rule.family !== family) return false;
     return family === 4 ? inV4Range(v4ToInt(name), v4ToInt(rule.base), rule.bits) : inV6Range(v6ToBigInt(name), v6ToBigInt(rule.base), rule.bits);
