@@ -98,8 +98,9 @@ export function createApp(deps: HttpDeps) {
         // A refusal the appliance chose (503 NOT_READY: no watchlist imported yet, a snapshot still
         // loading) is a warning with its code and detail, not an error with a stack trace: before the
         // first import every screen gets one. An exception turned into a 5xx keeps its stack.
-        // A refusal thrown before the body was read (onParse) reaches here wrapped in Elysia's ParseError.
-        const chosen = error instanceof ServiceError || (error as { cause?: unknown }).cause instanceof ServiceError;
+        // Chosen: toServiceError answered with the ServiceError that was thrown (for a refusal thrown
+        // before the body was read, the one Elysia's ParseError wraps), not one it made of an exception.
+        const chosen = serviceError === error || serviceError === (error as { cause?: unknown }).cause;
         if (chosen && serviceError.status !== 500) {
           deps.log.warn({ correlationId: state.correlationId, code: serviceError.code, status: serviceError.status, detail: serviceError.message }, "request not served");
         } else {
