@@ -154,10 +154,12 @@ export interface ServerProcess {
 /**
  * The server under test: `aml serve` from the source tree at `root`, in a process of its own, as the
  * appliance runs, on `dataDir`. Its stderr is passed through; it is silent unless something fails.
+ * BENCH_SERVER_BUN_FLAGS (space-separated) go to its Bun, e.g. `--cpu-prof-md` to profile it.
  */
 export async function startServerProcess(dataDir: string, root = PROJECT_ROOT): Promise<ServerProcess> {
+  const bunFlags = (process.env.BENCH_SERVER_BUN_FLAGS ?? "").split(" ").filter(Boolean);
   const child = Bun.spawn(
-    [process.execPath, "run", join(root, "src/main.ts"), "--data-dir", dataDir, "serve", "--host", "127.0.0.1", "--port", "0", "--log-level", "silent"],
+    [process.execPath, ...bunFlags, "run", join(root, "src/main.ts"), "--data-dir", dataDir, "serve", "--host", "127.0.0.1", "--port", "0", "--log-level", "silent"],
     { stdout: "ignore", stderr: "pipe", env: { ...process.env, AML_WEBHOOK_ALLOW_PRIVATE: "127.0.0.1" } },
   );
   const reader = child.stderr.getReader();
