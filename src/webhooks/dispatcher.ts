@@ -155,6 +155,14 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
   const recording = new Set<Promise<void>>();
 
   /**
+   * Rows this dispatcher claimed and still works on: a POST in flight, or an outcome waiting to be
+   * written. The claim's reclaim passes over them (HeldLeases). A row leaves when its outcome is
+   * written, or when it is given up (an unexpected error, a record that failed): its lease then
+   * returns it to the queue, the way it would after a crash.
+   */
+  const held = new Set<string>();
+
+  /**
    * Records refused because another process held the write lock past busy_timeout, queued again:
    * until they are written no claim runs, since one would reclaim their rows once the leases ran out
    * and send those events again although their receivers had answered.
@@ -196,7 +204,10 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
       .then(
         (outcomes) => {
           claimsResume();
-          for (const { row, attempt, result } of outcomes) logOutcome(row, attempt, result);
+          for (const { row, attempt, result } of outcomes) {
+            held.delete(row.id);
+            logOutcome(row, attempt, result);
+          }
         },
         (error) => {
           // A unit that never ran (its batch's BEGIN failed) hands back what it would have taken.
@@ -213,6 +224,7 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
           // Given up (a full disk, a stop): their rows are reclaimed when their leases expire, so
           // claims go on; a pause left standing would stop every delivery until a restart.
           claimsResume();
+          for (const { row } of lost) held.delete(row.id);
           ctx.log.error({ err: error, deliveryIds: lost.map(({ row }) => row.id) }, "webhook attempts could not be recorded");
         },
       );
@@ -286,6 +298,7 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
       attempt = await sendDelivery(row, receiver, sendDeps);
       record(row, attempt);
     } catch (error) {
+      held.delete(row.id);
       ctx.log.error({ err: error, deliveryId: row.id }, "webhook delivery failed unexpectedly");
     } finally {
       release(row.tenant_id, tenant, attempt);
@@ -376,8 +389,8 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
         const claimed = claimIfLockFree(() => {
           // Timed inside the transaction: only the claim's own cost spaces the next claims out.
           const t0 = performance.now();
-          const reclaimed = reclaimExpired(ctx.db, now, options.retry);
-          if (reclaimed > 0) ctx.log.warn({ reclaimed }, "reclaimed webhook deliveries whose lease expired");
+          const reclaimed = reclaimExpired(ctx.db, now, options.retry, { owner, ids: held });
+          if (reclaimed.length > 0) ctx.log.warn({ reclaimed }, "reclaimed webhook deliveries whose lease expired");
           const passOver = t0 >= passOverNotBefore;
           const fair = claimDueFairly(ctx.db, { owner, now, leaseMs: options.leaseMs, limit: free, room, passOver });
           const ended = performance.now();
@@ -386,6 +399,7 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
           return fair.claimed;
         });
         if (claimed === null) return false;
+        for (const row of claimed) held.add(row.id);
         const receivers = receiversOf(claimed);
         for (const row of claimed) void deliver(row, receivers.get(row.tenant_id)!);
         // A tenant that got all its room may have rows left behind; one that got less had none left.

@@ -131,19 +131,40 @@ export function claimDueFairly(
   }
 }
 
+/** A delivery reclaimExpired took back: which lease it held, for the operator's log. */
+export interface ReclaimedLease {
+  id: string;
+  owner: string | null;
+  expiredAt: string | null;
+}
+
+/**
+ * Rows a dispatcher still works on (a POST in flight, or its outcome waiting to be written): their
+ * leases are not taken back from it even when expired. A lease runs on the wall clock, which can jump
+ * ahead (an NTP step, a VM resumed after a pause) while a POST is in flight; taking the row back then
+ * would POST the event a second time beside the first and log the first as interrupted.
+ */
+export interface HeldLeases {
+  owner: string;
+  ids: ReadonlySet<string>;
+}
+
 /**
  * Returns rows whose lease expired (the dispatcher holding them crashed, was killed, or lost its
  * disk) to the queue. The interrupted attempt is logged, since the receiver may have got it, and it
- * counts towards the limit so a delivery that keeps killing its dispatcher ends up dead.
+ * counts towards the limit so a delivery that keeps killing its dispatcher ends up dead. Rows in
+ * `held` are left to the dispatcher that holds them.
  */
-export function reclaimExpired(db: Db, now: Date, policy: RetryPolicy): number {
+export function reclaimExpired(db: Db, now: Date, policy: RetryPolicy, held?: HeldLeases): ReclaimedLease[] {
   requireTx(db);
   const at = now.toISOString();
   const expired = db.sqlite
     .query<OutboxRow, [string]>("SELECT * FROM webhook_outbox WHERE status = 'delivering' AND lease_expires_at <= ?")
-    .all(at);
+    .all(at)
+    .filter((row) => !(held && row.lease_owner === held.owner && held.ids.has(row.id)));
   for (const row of expired) {
-    const error = `lease of ${row.lease_owner ?? "unknown"} expired at ${row.lease_expires_at} before the attempt was recorded (the appliance stopped mid-attempt, or could not write its outcome); the receiver may have received it`;
+    // The tenant reads this in the delivery log: no lease owner (it names the host and process).
+    const error = `lease expired at ${row.lease_expires_at} before the attempt was recorded (the appliance stopped mid-attempt, or could not write its outcome); the receiver may have received it`;
     insertAttempt(db, row, { startedAt: now, durationMs: 0, statusCode: null, error, url: null });
     const dead = row.attempts >= policy.maxAttempts;
     db.sqlite.run(
@@ -154,7 +175,7 @@ export function reclaimExpired(db: Db, now: Date, policy: RetryPolicy): number {
       [dead ? "dead" : "pending", dead ? null : at, dead ? at : null, error, row.id, row.lease_owner],
     );
   }
-  return expired.length;
+  return expired.map((row) => ({ id: row.id, owner: row.lease_owner, expiredAt: row.lease_expires_at }));
 }
 
 export type AttemptResult = "delivered" | "retry" | "dead" | "lease_lost";

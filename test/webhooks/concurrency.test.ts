@@ -80,7 +80,7 @@ describe("lease compare-and-set", () => {
 
     const later = new Date(t0.getTime() + 2_000);
     const theirs = writeTx(ctx.db, () => {
-      expect(reclaimExpired(ctx.db, later, retry)).toBe(1);
+      expect(reclaimExpired(ctx.db, later, retry)).toEqual([{ id: mine.id, owner: "slow", expiredAt: new Date(t0.getTime() + 1_000).toISOString() }]);
       return claimDue(ctx.db, { owner: "other", now: later, leaseMs: 1_000, limit: 10 });
     });
     expect(theirs.map((r) => r.attempts)).toEqual([2]);
@@ -94,6 +94,32 @@ describe("lease compare-and-set", () => {
       { attempt: 1, status_code: null },
       { attempt: 2, status_code: 204 },
     ]);
+  });
+
+  test("a wall clock that jumps past the lease does not make a dispatcher take back its own POST in flight", async () => {
+    const ctx = memoryContext();
+    cleanups.push(() => ctx.db.close());
+    let jumpMs = 0;
+    ctx.clock = { now: () => new Date(Date.now() + jumpMs) };
+    const receiver = await startWebhookReceiver();
+    cleanups.push(() => receiver.stop());
+    receiver.delayMs = 400;
+    const tenant = makeTenant(ctx, { webhookUrl: receiver.url });
+    receiver.secret = tenant.webhookSigningSecret ?? "";
+    const ids = enqueueEvents(ctx, tenant.tenant.id, 1);
+    const loop = createWebhookDispatcher(ctx, { retry, fetch, lookup: systemLookup, intervalMs: 10, slots: 20, leaseMs: 5_000 });
+    const signal = new AbortController().signal;
+
+    await loop.tick(signal);
+    await Bun.sleep(100); // the POST is in flight
+    jumpMs = 60_000; // an NTP step, or a VM resumed after a pause
+    await loop.tick(signal);
+    await loop.settle?.();
+
+    expectEachDeliveredOnce(receiver, ids);
+    expect(outboxStatuses(ctx, tenant.tenant.id)).toEqual({ delivered: 1 });
+    const log = ctx.db.sqlite.query<{ attempt: number; status_code: number | null }, []>("SELECT attempt, status_code FROM webhook_attempts").all();
+    expect(log).toEqual([{ attempt: 1, status_code: 204 }]);
   });
 
   test("a delivery that keeps losing its dispatcher ends dead instead of looping forever", () => {
