@@ -51,9 +51,11 @@ export function prepareRedeliverWebhook(ctx: AppContext, args: { tenantId: strin
   return () => writeTx(ctx.db, () => {
     const row = getOutboxRowInTenant(ctx.db, args.tenantId, args.id);
     if (row.status === "delivering") {
+      // Also the state a delivery is left in when the appliance stopped mid-attempt, until its lease
+      // expires: the detail says when that is, not only that an attempt runs.
       throw new ServiceError(
         "CONFLICT",
-        `Webhook delivery ${row.id} is being attempted right now (attempt ${row.attempts} of series ${row.series}); redeliver it again once that attempt has finished, if it is still needed.`,
+        `Webhook delivery ${row.id} is being attempted (attempt ${row.attempts} of series ${row.series}), under a lease until ${row.lease_expires_at}; redeliver it after its outcome, if it is still needed. If the appliance stopped during that attempt, the delivery returns to the queue by itself when the lease expires.`,
       );
     }
     const now = ctx.clock.now();

@@ -120,7 +120,7 @@ describe("dead deliveries and redelivery", () => {
     const response = await call(w, `/v1/webhooks/deliveries/${id}/redeliver`, tenant.apiKey, "POST");
     expect(response.status).toBe(409);
     expect(response.body.code).toBe("CONFLICT");
-    expect(String(response.body.detail)).toContain("being attempted right now (attempt 1 of series 1)");
+    expect(String(response.body.detail)).toContain("being attempted (attempt 1 of series 1), under a lease until 20");
     expect((await call(w, "/v1/audit?action=webhook.redeliver", tenant.apiKey)).body.total).toBe(0);
     // The attempt in flight goes on and decides the outcome.
     await receiver.waitUntil(() => outboxStatuses(server.ctx, tenant.tenant.id).delivered === 1);
