@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
-import { readdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { verifyAuditChain } from "@/audit/verify";
 import { resolveApiKey } from "@/auth/resolve-api-key";
@@ -89,6 +89,28 @@ describe("aml backup", () => {
       expectCleanFailure(again, 2, /is not empty; choose a new folder/);
       // Written under a temporary name and renamed last: nothing of it is left beside aml.db.
       expect(readdirSync(destination).sort()).toEqual([DB_FILE, "master.key"]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("an empty folder the operator made keeps its mode, and a loose one is warned about", async () => {
+    const server = await startTestServer();
+    try {
+      const destination = freshDir();
+      chmodSync(destination, 0o755);
+      const result = await runCli(["backup", destination], { dataDir: server.dataDir });
+      expect(result.code).toBe(0);
+      expect(statSync(destination).mode & 0o777).toBe(0o755);
+      expect(result.stderr).toContain(`warning: ${destination} is open to other users (mode 0755)`);
+      expect(result.stderr).toContain(`chmod 700 ${destination}`);
+      for (const file of [DB_FILE, "master.key"]) expect(statSync(join(destination, file)).mode & 0o777).toBe(0o600);
+
+      const private_ = freshDir();
+      chmodSync(private_, 0o700);
+      const quiet = await runCli(["backup", private_], { dataDir: server.dataDir });
+      expect(quiet.code).toBe(0);
+      expect(quiet.stderr).not.toContain("warning");
     } finally {
       await server.close();
     }

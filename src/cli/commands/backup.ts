@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { backupDataFolder } from "@/storage/backup";
+import { privateModeWarnings } from "@/storage/db";
 import { withContext } from "../context";
 import { printJson, printRecord } from "../output";
 import { requireNewFolder } from "../paths";
@@ -14,6 +15,8 @@ export function registerBackup(program: Command): void {
         const result = backupDataFolder(ctx.db, ctx.config.dataDir, folder);
         if (json) printJson(result);
         else printRecord({ ...result });
+        // An empty folder the operator made keeps its mode (a backup agent may need it): said, not changed.
+        for (const warning of privateModeWarnings(result.folder)) process.stderr.write(`warning: ${warning}\n`);
       });
     });
 }
