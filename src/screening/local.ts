@@ -26,11 +26,16 @@ export async function loadCurrentLists(db: Db, log: Logger): Promise<LoadedLists
 }
 
 /** The tenant's profile and enabled lists when a tenant is named, else the documented defaults. */
-export function localOptions(db: Db, tenantRef: string | null, overrides: RiskProfileOverrides): ResolvedOptions {
-  if (tenantRef === null) return resolveOptions({}, overrides);
+/**
+ * The options a local screen uses: the documented defaults, or the tenant's profile. `suspended` says
+ * the tenant is suspended: its profile still applies (an operator may check what it would have got),
+ * but the API refuses its screens, so the caller says so.
+ */
+export function localOptions(db: Db, tenantRef: string | null, overrides: RiskProfileOverrides): { options: ResolvedOptions; suspended: boolean } {
+  if (tenantRef === null) return { options: resolveOptions({}, overrides), suspended: false };
   const tenant = findTenantRow(db, tenantRef);
   if (!tenant) throw new ServiceError("NOT_FOUND", `Tenant ${tenantRef} not found`);
-  return optionsForTenant(db, tenant.id, overrides);
+  return { options: optionsForTenant(db, tenant.id, overrides), suspended: tenant.status === "suspended" };
 }
 
 export type LocalResult =

@@ -96,8 +96,23 @@ describe("aml screen", () => {
   test("--tenant applies the tenant's enabled lists; out-of-range options fail with the field", async () => {
     const r = await runCli(["screen", "--name", "Dmitri Korvalev", "--tenant", tenantSlug], { dataDir });
     expect(lines(ok(r))[0]?.decision).toBe("Clear");
+    expect(r.stderr).not.toContain("suspended");
     const bad = await runCli(["screen", "--name", "A B", "--threshold", "2"], { dataDir });
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining("threshold")]);
+  });
+
+  test("a suspended tenant's profile still applies, with a note that the API refuses its screens", async () => {
+    const ctx = openContext(loadConfig({ env: {}, flags: { dataDir, logLevel: "silent" } }));
+    let slug = "";
+    try {
+      slug = makeTenant(ctx, { enabledLists: ["UN"] }).tenant.slug;
+    } finally {
+      ctx.db.close();
+    }
+    ok(await runCli(["tenant", "suspend", slug, "--reason", "contract ended"], { dataDir }));
+    const r = await runCli(["screen", "--name", "Dmitri Korvalev", "--tenant", slug], { dataDir });
+    expect(lines(ok(r))[0]?.decision).toBe("Clear");
+    expect(r.stderr).toContain(`note: tenant ${slug} is suspended: its profile is used here, but the API refuses its screens`);
   });
 });
 

@@ -52,7 +52,10 @@ export function registerScreen(program: Command): void {
         if (options.threshold !== undefined) pairs.push(`threshold=${options.threshold}`);
         if (options.lists !== undefined) pairs.push(`lists=${options.lists}`);
         if (options.exactMatch) pairs.push("exactMatch=true");
-        const resolved = localOptions(ctx.db, options.tenant ?? null, overridesFromPairs(pairs));
+        const { options: resolved, suspended } = localOptions(ctx.db, options.tenant ?? null, overridesFromPairs(pairs));
+        if (suspended) {
+          process.stderr.write(`note: tenant ${options.tenant} is suspended: its profile is used here, but the API refuses its screens until \`aml tenant resume\`\n`);
+        }
         const lists = await loadCurrentLists(ctx.db, ctx.log);
         if (lists.snapshot.isDemo) process.stderr.write(`${DEMO_NOTICE}\n`);
         const lines: string[] = [];
