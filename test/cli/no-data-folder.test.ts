@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { MASTER_KEY_FILE } from "@/lib/secret-box";
 import { DB_FILE } from "@/storage/db";
@@ -100,5 +100,39 @@ describe("the commands that set an appliance up create a new folder", () => {
     const check = db.query<{ value: string }, []>("SELECT value FROM app_meta WHERE key = 'master_key_check'").get();
     db.close();
     expect(check?.value).toMatch(/^v1:[0-9a-f]{64}$/);
+  });
+});
+
+describe("a setup command refused on a new folder leaves no appliance behind", () => {
+  // The import prints its progress on stderr before the error line.
+  const expectRefusedImport = (result: { code: number | null; stderr: string }) => {
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: wrong\.txt: start of file: text file that is not a known sanctions or PEP list format$/m);
+  };
+  const notAList = () => {
+    const file = join(scratch(), "wrong.txt");
+    writeFileSync(file, "not a list\n");
+    return file;
+  };
+
+  test("lists import of a file that is no list, into a missing folder: the folder is gone again", async () => {
+    const dataDir = join(scratch(), "new");
+    expectRefusedImport(await runCli(["lists", "import", notAList()], { dataDir }));
+    expect(existsSync(dataDir)).toBe(false);
+    // So the same mistyped folder is still refused as one with no appliance, not read as an empty one.
+    expectCleanFailure(await runCli(["lists", "status"], { dataDir }), 2, NO_DATA(dataDir));
+  });
+
+  test("into an empty folder the operator made: the folder stays, empty", async () => {
+    const dataDir = scratch();
+    expectRefusedImport(await runCli(["lists", "import", notAList()], { dataDir }));
+    expect(readdirSync(dataDir)).toEqual([]);
+  });
+
+  test("into a folder that already holds an appliance: nothing of it is removed", async () => {
+    const dataDir = join(scratch(), "new");
+    expect((await runCli(["migrate"], { dataDir })).code).toBe(0);
+    expectRefusedImport(await runCli(["lists", "import", notAList()], { dataDir }));
+    expect(existsSync(join(dataDir, DB_FILE))).toBe(true);
   });
 });
