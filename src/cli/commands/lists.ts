@@ -43,9 +43,11 @@ export function registerLists(program: Command): void {
         const now = ctx.clock.now();
         const serving = snapshot ? snapshotVersions(ctx.db, snapshot) : [];
         const versions = options.history ? listVersions(ctx.db, 1000) : serving;
+        // --history mixes the serving versions with the ones they replaced: each says which it is.
+        const servingIds = new Set(serving.map((v) => v.id));
         const coverage = snapshot ? coverageOfTenants(ctx.db, { snapshot, versions: serving }, now) : [];
         if (json) {
-          printJson({ snapshot, versions: versions.map((v) => ({ ...v, ageDays: ageInDays(v.publishedAt, now) })), coverage });
+          printJson({ snapshot, versions: versions.map((v) => ({ ...v, serving: servingIds.has(v.id), ageDays: ageInDays(v.publishedAt, now) })), coverage });
           return;
         }
         if (!snapshot) {
@@ -56,6 +58,7 @@ export function registerLists(program: Command): void {
         if (snapshot.isDemo) console.log(`\n${DEMO_NOTICE}\n`);
         printTable(
           versions.map((v) => ({
+            serving: servingIds.has(v.id) ? "yes" : "no",
             source: v.source,
             // --history lists the demo list's versions beside the official ones: each says what it is.
             format: v.isDemo ? `${v.format} (FICTIONAL demo)` : v.format,
@@ -69,7 +72,7 @@ export function registerLists(program: Command): void {
             changed: v.diff.changed,
             version: v.id,
           })),
-          ["source", "format", "published", "ageDays", "entities", "names", "added", "removed", "changed", "imported", "version"],
+          [...(options.history ? ["serving"] : []), "source", "format", "published", "ageDays", "entities", "names", "added", "removed", "changed", "imported", "version"],
         );
         printCoverageGaps(coverage);
         if (options.warnings) printAllWarnings(versions);
