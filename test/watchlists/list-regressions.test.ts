@@ -82,6 +82,23 @@ describe("importListFiles", () => {
     expect(added.results.find((r) => r.source === "WIKIDATA")?.status).toBe("imported");
   });
 
+  test("an edition that could not be compared is published with a warning saying so; one that was compared is not", async () => {
+    db = openDb(":memory:");
+    // The SDN set with OFAC's consolidated non-SDN list of 2023, then with its advanced XML of 2020:
+    // another format, so not refused as older, and only 76 of 14,135 entities removed.
+    await importListFiles(db, [...OFAC_SDN_SET.map(read), read("ofac/consolidated.xml")], meta);
+    const switched = await importListFiles(db, [...OFAC_SDN_SET.map(read), read("ofac/cons_advanced.xml")], meta);
+    const [note] = switched.results[0]?.version.warnings ?? [];
+    expect(note).toStartWith("edition not compared with the serving version it replaces (this import: ofac-csv+ofac-advanced-xml from 4 files, dated 2020-03-17");
+    expect(note).toContain("; serving: ofac-csv+ofac-xml from 4 files, dated 2023-03-0");
+    expect(note).toContain("This edition's date is before the serving one's: if it is an older edition, parties designated since screen as Clear");
+
+    // Like with like, newer: compared, so nothing to say.
+    await importListFiles(db, [read(UN_2023)], meta);
+    const newer = await importListFiles(db, [read(UN_2026)], meta);
+    expect(newer.results[0]?.version.warnings.filter((w) => w.startsWith("edition not compared"))).toEqual([]);
+  });
+
   test("a serving date stored in the publisher's own form (before dates were kept in UTC) is compared too", async () => {
     db = openDb(":memory:");
     await importListFiles(db, [read(UN_2026)], meta);

@@ -78,6 +78,7 @@ export async function recordImport(
       }
       let built: WrittenEntities;
       let overridden: string[] = [];
+      let notes: string[] = [];
       try {
         // The lists written before are garbage now (below). One full collection frees them before a
         // million-row stream from the worker would grow the heap on top of them: the production-scale
@@ -89,7 +90,10 @@ export async function recordImport(
         refuseFutureEdition(item, at);
         // Against real lists only: the first real import replaces the demo list whole, by design.
         // After the entities: a streamed list knows its publication date only at its end.
-        if (previous && previous.is_demo === 0) overridden = refuseRegression(item, built, previous, options);
+        if (previous && previous.is_demo === 0) {
+          overridden = refuseRegression(item, built, previous, options);
+          notes = editionNotCompared(item, previous);
+        }
         if (!isStream(item)) {
           // Written: the parsed entities are garbage now, not something a large stream after them should sit on.
           item.entities = [];
@@ -124,7 +128,7 @@ export async function recordImport(
         changed: built.changed,
         unchanged: built.unchanged,
         // The one place warnings are capped: parsed, streamed and merged lists all reach it whole.
-        warnings: JSON.stringify(capWarnings([...overridden, ...item.warnings], KEPT_WARNINGS)),
+        warnings: JSON.stringify(capWarnings([...overridden, ...notes, ...item.warnings], KEPT_WARNINGS)),
         is_demo: item.isDemo ? 1 : 0,
         lists: item.lists ? JSON.stringify(item.lists) : null,
       };
@@ -264,6 +268,29 @@ function refuseFutureEdition(item: SourceImport, at: Date): void {
  * when a source gains or loses a file: a merged source takes its oldest file's date, and OFAC's
  * non-SDN list, updated less often, would make adding it look like going back.
  */
+/**
+ * A warning when refuseRegression could not compare this import's edition with the serving one
+ * (another format or number of files, or a date missing on either side), so an older edition would
+ * have gone through unrefused: the operator is told to check, and told outright when the dates,
+ * though not comparable as editions, say this one is older. None for WIKIDATA, whose date is its
+ * latest record change, not an edition's.
+ */
+function editionNotCompared(item: SourceImport, previous: VersionRow): string[] {
+  if (item.source === "WIKIDATA") return [];
+  const publishedAt = publishedAtUtc(item.publishedAt);
+  const servingPublishedAt = publishedAtUtc(previous.published_at);
+  if (publishedAt !== null && servingPublishedAt !== null && sameKindOfEdition(item, previous)) return [];
+  const files = (n: number) => `${n} file${n === 1 ? "" : "s"}`;
+  const kind = (format: string, fileCount: number, date: string | null) => `${format} from ${files(fileCount)}, ${date === null ? "undated" : `dated ${date}`}`;
+  const ours = kind(item.format, item.files.length, publishedAt);
+  const theirs = kind(previous.format, (JSON.parse(previous.files) as unknown[]).length, servingPublishedAt);
+  const base = `edition not compared with the serving version it replaces (this import: ${ours}; serving: ${theirs}): only the same format from as many files, both dated, are compared`;
+  if (isOlderEdition(publishedAt, servingPublishedAt)) {
+    return [`${base}. This edition's date is before the serving one's: if it is an older edition, parties designated since screen as Clear; import the current edition`];
+  }
+  return [`${base}. Check that it is not an older edition than the one it replaces`];
+}
+
 function sameKindOfEdition(item: SourceImport, previous: VersionRow): boolean {
   if (item.source === "WIKIDATA" || item.format !== previous.format) return false;
   return item.files.length === (JSON.parse(previous.files) as unknown[]).length;
