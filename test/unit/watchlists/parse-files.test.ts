@@ -65,4 +65,18 @@ describe("parseListFiles grouping", () => {
     const err = await parseError(files());
     expect(err.reason).toContain(reason);
   });
+
+  test("a comments file whose sdn.csv was cut short is named as such, not as a second file of the other list", async () => {
+    const cut = sharedText("ofac/sdn.csv").split("\n").slice(0, 3000).join("\n");
+    const files = [
+      { name: "sdn.csv", bytes: new Uint8Array(Buffer.from(cut, "latin1")) },
+      listFile("ofac/sdn_comments.csv"),
+      listFile("ofac/cons_prim.csv"),
+      listFile("ofac/cons_comments.csv"),
+    ];
+    const err = await parseError(files);
+    expect(err.file).toBe("sdn_comments.csv");
+    expect(err.reason).toMatch(/^OFAC comments file whose main table is missing or cut short: only \d+ of its \d+ ent_nums appear in a main table of the import/);
+    expect(err.reason).not.toContain("second OFAC");
+  });
 });

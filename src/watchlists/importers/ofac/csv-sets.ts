@@ -39,11 +39,17 @@ export function assembleOfacCsvSets(files: readonly OfacCsvFile[]): OfacCsvSet[]
       }
     }
   }
-  for (const companion of files.filter((f) => f.role !== "main")) {
-    const ids = entNums(companion.text);
-    const best = mains
-      .map((m) => ({ m, shared: overlap(ids, m.ids) }))
-      .sort((x, y) => y.shared - x.shared)[0];
+  // The companions that match their main table best are paired first, whatever the order the files
+  // came in: one whose own main table was cut short then finds the other list's taken, and is named.
+  const companions = files
+    .filter((f) => f.role !== "main")
+    .map((companion) => {
+      const ids = entNums(companion.text);
+      const best = mains.map((m) => ({ m, shared: overlap(ids, m.ids) })).sort((x, y) => y.shared - x.shared)[0];
+      return { companion, ids, best, share: ids.size === 0 ? 1 : (best?.shared ?? 0) / ids.size };
+    })
+    .sort((x, y) => y.share - x.share);
+  for (const { companion, ids, best, share } of companions) {
     if (!best || (best.shared === 0 && ids.size > 0)) {
       throw new ListParseError({
         file: companion.name,
@@ -53,10 +59,16 @@ export function assembleOfacCsvSets(files: readonly OfacCsvFile[]): OfacCsvSet[]
     }
     const role = companion.role as Exclude<OfacCsvRole, "main">;
     if (best.m.set[role]) {
+      // Paired by shared ent_nums, a companion whose own main table was cut short can share more with
+      // another list's: then it is not a second file of that list, and saying so would send the
+      // operator to the wrong file.
       throw new ListParseError({
         file: companion.name,
         location: "whole file",
-        reason: `second OFAC ${role} file for ${best.m.file.name} (the first is ${best.m.set[role]?.name})`,
+        reason:
+          share < 0.5
+            ? `OFAC ${role} file whose main table is missing or cut short: only ${best.shared.toLocaleString("en-US")} of its ${ids.size.toLocaleString("en-US")} ent_nums appear in a main table of the import (at most in ${best.m.file.name}, which has its own ${role} file, ${best.m.set[role]?.name})`
+            : `second OFAC ${role} file for ${best.m.file.name} (the first is ${best.m.set[role]?.name})`,
       });
     }
     best.m.set[role] = { name: companion.name, text: companion.text };
