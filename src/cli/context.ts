@@ -1,4 +1,4 @@
-import { existsSync, rmdirSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { userInfo } from "node:os";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
@@ -7,8 +7,8 @@ import { showControlCharacters } from "@/lib/control-characters";
 import { loadConfig } from "@/config";
 import type { AppContext, CallMeta } from "@/context";
 import { createLogger } from "@/lib/logger";
-import { MASTER_KEY_FILE } from "@/lib/secret-box";
 import { DB_FILE } from "@/storage/db";
+import { ImportLockError } from "@/watchlists/store/import-lock";
 import { requireApplianceData } from "./paths";
 
 export interface GlobalOptions {
@@ -30,28 +30,30 @@ export function globalOptions(command: Command): GlobalOptions {
   return command.optsWithGlobals<GlobalOptions>();
 }
 
-/** What a command that sets an appliance up found missing, and so created, in its data folder. */
-interface CreatedHere {
-  folder: string;
-  /** The folder itself did not exist. */
-  newFolder: boolean;
-  /** master.key did not exist. */
-  newKey: boolean;
+/**
+ * Lines runCli prints after a failed command's error line: what the error alone would leave the
+ * operator to find out.
+ */
+const notesAfterError: string[] = [];
+
+/** The notes a failed command left, once (runCli prints them after its error line). */
+export function takeNotesAfterError(): string[] {
+  return notesAfterError.splice(0);
 }
 
 /**
  * Local mode: the CLI works directly on the data folder (never through HTTP), beside a running
- * server. `created` is set when a command that sets up (options.setsUp) created aml.db.
+ * server. `createdIn` is the folder when a command that sets up (options.setsUp) found no aml.db there.
  */
-function cliContext(command: Command, options: ContextOptions = {}): { ctx: AppContext; created: CreatedHere | null } {
+function cliContext(command: Command, options: ContextOptions = {}): { ctx: AppContext; createdIn: string | null } {
   const opts = globalOptions(command);
   const config = loadConfig({ configFile: opts.config, flags: { dataDir: opts.dataDir } });
   const setsUp = options.setsUp === true;
   if (!setsUp) requireApplianceData(config.dataDir);
   const folder = resolve(config.dataDir);
-  const created = setsUp && !existsSync(join(folder, DB_FILE)) ? { folder, newFolder: !existsSync(folder), newKey: !existsSync(join(folder, MASTER_KEY_FILE)) } : null;
+  const createdIn = setsUp && !existsSync(join(folder, DB_FILE)) ? folder : null;
   // CLI output is for people and scripts; keep JSON logs quiet unless something is wrong.
-  return { ctx: openContext(config, { log: createLogger("warn"), create: setsUp }), created };
+  return { ctx: openContext(config, { log: createLogger("warn"), create: setsUp }), createdIn };
 }
 
 /**
@@ -67,20 +69,6 @@ function holdsNothing(ctx: AppContext): boolean {
   } catch {
     // Unreadable (the failure itself may be the database): keep it, and let the command's error speak.
     return false;
-  }
-}
-
-/** Removes what a refused setup command created: the database with its WAL files, the key it made, and a folder it made, if left empty. */
-function removeCreated(created: CreatedHere): void {
-  for (const file of [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`, ...(created.newKey ? [MASTER_KEY_FILE] : [])]) {
-    rmSync(join(created.folder, file), { force: true });
-  }
-  if (created.newFolder) {
-    try {
-      rmdirSync(created.folder);
-    } catch {
-      // Not empty: something else put files there meanwhile; it stays.
-    }
   }
 }
 
@@ -116,18 +104,22 @@ export async function withContext<T>(
   body: (ctx: AppContext, json: boolean) => T | Promise<T>,
   options: ContextOptions = {},
 ): Promise<T> {
-  const { ctx, created } = cliContext(command, options);
-  let refusedOnNothing = false;
+  const { ctx, createdIn } = cliContext(command, options);
   try {
     return await body(ctx, globalOptions(command).json === true);
   } catch (error) {
-    // A refused first import or tenant create must not leave an empty appliance behind: a later
-    // command given the same mistyped --data-dir would then find "no list imported yet" instead of
-    // refusing a folder with no aml.db.
-    refusedOnNothing = created !== null && holdsNothing(ctx);
+    // A refused first import or tenant create leaves the new, empty appliance it set up: a later
+    // command given the same mistyped --data-dir then finds "no list imported yet" rather than "no
+    // aml.db". It is said, not removed: another process (a server, a second import) may have opened
+    // the new database meanwhile, and removing it under them lost a successful import (review).
+    // Not when another import holds the lock: that one is setting the folder up.
+    if (createdIn !== null && !(error instanceof ImportLockError) && holdsNothing(ctx)) {
+      notesAfterError.push(
+        `note: ${createdIn} held no appliance before this command, which created its database; it still holds no list, tenant or audit entry. If --data-dir (or AML_DATA_DIR) was mistyped, remove that folder.`,
+      );
+    }
     throw error;
   } finally {
     ctx.db.close();
-    if (refusedOnNothing && created) removeCreated(created);
   }
 }

@@ -16,6 +16,7 @@ import { registerScreen } from "./commands/screen";
 import { registerServe } from "./commands/serve";
 import { registerTenant } from "./commands/tenant";
 import { registerWebhook } from "./commands/webhook";
+import { takeNotesAfterError } from "./context";
 import { USAGE_EXIT, usageErrorsExit2 } from "./exit-codes";
 import { refuseRemote } from "./remote";
 
@@ -78,6 +79,7 @@ export async function runCli(argv: string[]): Promise<number> {
       // Said already when the line names the field and holds its message, however it words them ("webhookUrl is refused: <reason>").
       const saidAlready = issues.length === 1 && only !== undefined && error.message.includes(only.field) && error.message.includes(only.message);
       if (!saidAlready) for (const issue of issues) process.stderr.write(`  - ${issue.field}: ${issue.message}\n`);
+      printNotesAfterError();
       return exitCodeOf(error);
     }
     if (error instanceof Error) {
@@ -86,10 +88,15 @@ export async function runCli(argv: string[]): Promise<number> {
       // the stack for unexpected ones.
       process.stderr.write(`error: ${error.message}\n`);
       if (process.env.DEBUG?.includes("aml") && error.stack) process.stderr.write(`${error.stack}\n`);
+      printNotesAfterError();
       return 1;
     }
     throw error;
   }
+}
+
+function printNotesAfterError(): void {
+  for (const note of takeNotesAfterError()) process.stderr.write(`${note}\n`);
 }
 
 /**
