@@ -155,12 +155,21 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
   const recording = new Set<Promise<void>>();
 
   /**
-   * Rows this dispatcher claimed and still works on: a POST in flight, or an outcome waiting to be
-   * written. The claim's reclaim passes over them (HeldLeases). A row leaves when its outcome is
-   * written, or when it is given up (an unexpected error, a record that failed): its lease then
-   * returns it to the queue, the way it would after a crash.
+   * Rows this dispatcher works on, with when it began (performance.now()): a POST in flight, or an
+   * outcome waiting to be written. The claim's reclaim passes over them (HeldLeases) for as long as
+   * a lease lasts on the monotonic clock, which a wall-clock jump does not move; past that, a row
+   * stuck by a fault is reclaimed as after a crash. A row leaves when its outcome is written, or when
+   * it is given up (an unexpected error, a record that failed): its lease then returns it to the queue.
    */
-  const held = new Set<string>();
+  const inHand = new Map<string, number>();
+
+  /** The rows in hand for less than a lease: the ones the reclaim leaves alone. */
+  function leasesInHand(): Set<string> {
+    const now = performance.now();
+    const ids = new Set<string>();
+    for (const [id, since] of inHand) if (now - since < options.leaseMs) ids.add(id);
+    return ids;
+  }
 
   /**
    * Records refused because another process held the write lock past busy_timeout, queued again:
@@ -205,7 +214,7 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
         (outcomes) => {
           claimsResume();
           for (const { row, attempt, result } of outcomes) {
-            held.delete(row.id);
+            inHand.delete(row.id);
             logOutcome(row, attempt, result);
           }
         },
@@ -224,7 +233,7 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
           // Given up (a full disk, a stop): their rows are reclaimed when their leases expire, so
           // claims go on; a pause left standing would stop every delivery until a restart.
           claimsResume();
-          for (const { row } of lost) held.delete(row.id);
+          for (const { row } of lost) inHand.delete(row.id);
           ctx.log.error({ err: error, deliveryIds: lost.map(({ row }) => row.id) }, "webhook attempts could not be recorded");
         },
       );
@@ -289,6 +298,8 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
       tenant = { held: 0, slow: false, answeredAt: 0, usedShare: false };
       tenants.set(row.tenant_id, tenant);
     }
+    // Here, not at the claim: a row whose deliver() never ran (receiversOf threw) is left to its lease.
+    inHand.set(row.id, performance.now());
     // "No answer for SLOW_RECEIVER_MS" counts from the first POST in flight.
     if (tenant.held === 0) tenant.answeredAt = performance.now();
     tenant.held++;
@@ -298,7 +309,7 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
       attempt = await sendDelivery(row, receiver, sendDeps);
       record(row, attempt);
     } catch (error) {
-      held.delete(row.id);
+      inHand.delete(row.id);
       ctx.log.error({ err: error, deliveryId: row.id }, "webhook delivery failed unexpectedly");
     } finally {
       release(row.tenant_id, tenant, attempt);
@@ -389,7 +400,7 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
         const claimed = claimIfLockFree(() => {
           // Timed inside the transaction: only the claim's own cost spaces the next claims out.
           const t0 = performance.now();
-          const reclaimed = reclaimExpired(ctx.db, now, options.retry, { owner, ids: held });
+          const reclaimed = reclaimExpired(ctx.db, now, options.retry, { owner, ids: leasesInHand() });
           if (reclaimed.length > 0) ctx.log.warn({ reclaimed }, "reclaimed webhook deliveries whose lease expired");
           const passOver = t0 >= passOverNotBefore;
           const fair = claimDueFairly(ctx.db, { owner, now, leaseMs: options.leaseMs, limit: free, room, passOver });
@@ -399,7 +410,6 @@ export function createWebhookDispatcher(ctx: AppContext, options: DispatcherOpti
           return fair.claimed;
         });
         if (claimed === null) return false;
-        for (const row of claimed) held.add(row.id);
         const receivers = receiversOf(claimed);
         for (const row of claimed) void deliver(row, receivers.get(row.tenant_id)!);
         // A tenant that got all its room may have rows left behind; one that got less had none left.

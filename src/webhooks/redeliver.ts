@@ -55,7 +55,7 @@ export function prepareRedeliverWebhook(ctx: AppContext, args: { tenantId: strin
       // expires: the detail says when that is, not only that an attempt runs.
       throw new ServiceError(
         "CONFLICT",
-        `Webhook delivery ${row.id} is being attempted (attempt ${row.attempts} of series ${row.series}), under a lease until ${row.lease_expires_at}; redeliver it after its outcome, if it is still needed. If the appliance stopped during that attempt, the delivery returns to the queue by itself when the lease expires.`,
+        `Webhook delivery ${row.id} is being attempted (attempt ${row.attempts} of series ${row.series}), under a lease until ${row.lease_expires_at}; redeliver it after its outcome, if it is still needed. If the appliance stopped during that attempt, the delivery returns to the queue by itself once the lease has expired.`,
       );
     }
     const now = ctx.clock.now();

@@ -151,7 +151,7 @@ export function webhookRoutes(deps: HttpDeps, wake: () => void = () => undefined
             ...problemResponses([400, 401, 403, 404, 406, 409, 413, 415], {
               400: "A body other than {} or null (each field named in errors[]), malformed JSON or an unknown query parameter.",
               404: "No such delivery, or another tenant's.",
-              409: "An attempt is in flight (status delivering); its outcome decides what happens next. The detail gives its lease's expiry: a delivery left delivering by an appliance that stopped mid-attempt returns to the queue by itself then (at most 2 × timeout + 30 s).",
+              409: "An attempt is in flight (status delivering); its outcome decides what happens next. The detail gives its lease's expiry: a delivery left delivering by an appliance that stopped mid-attempt returns to the queue at the dispatcher's first claim after then (a lease is 2 × timeout + 30 s).",
             }),
           },
         },
