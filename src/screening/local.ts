@@ -25,7 +25,6 @@ export async function loadCurrentLists(db: Db, log: Logger): Promise<LoadedLists
   return loaded;
 }
 
-/** The tenant's profile and enabled lists when a tenant is named, else the documented defaults. */
 /**
  * The options a local screen uses: the documented defaults, or the tenant's profile. `suspended` says
  * the tenant is suspended: its profile still applies (an operator may check what it would have got),

@@ -97,6 +97,21 @@ describe("importListFiles", () => {
     await importListFiles(db, [read(UN_2023)], meta);
     const newer = await importListFiles(db, [read(UN_2026)], meta);
     expect(newer.results[0]?.version.warnings.filter((w) => w.startsWith("edition not compared"))).toEqual([]);
+
+    // Like with like, but a date this appliance cannot read: not compared, so said.
+    const text = new TextDecoder().decode(read(UN_2023).bytes).replace(/dateGenerated="[^"]*"/, 'dateGenerated="10/03/2023"');
+    const unreadable = await importListFiles(db, [{ name: "consolidated.xml", bytes: new TextEncoder().encode(text) }], meta);
+    expect(unreadable.results[0]?.version.warnings[0]).toStartWith(
+      'edition not compared with the serving version it replaces (this import: un-xml from 1 file, dated "10/03/2023", which is not a date this appliance reads; serving: un-xml from 1 file, dated 2026-02-2',
+    );
+  });
+
+  test("undated editions of one kind (OFAC's CSV set, every routine update) get no edition warning", async () => {
+    db = openDb(":memory:");
+    await importListFiles(db, ["ofac/snapshots/sdn_2024-05-03.csv", "ofac/add.csv", "ofac/alt.csv"].map(read), meta);
+    const update = await importListFiles(db, OFAC_SDN_SET.map(read), meta);
+    expect(update.results[0]?.status).toBe("imported");
+    expect(update.results[0]?.version.warnings.filter((w) => w.startsWith("edition not compared"))).toEqual([]);
   });
 
   test("a serving date stored in the publisher's own form (before dates were kept in UTC) is compared too", async () => {

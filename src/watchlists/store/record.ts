@@ -261,29 +261,27 @@ function refuseFutureEdition(item: SourceImport, at: Date): void {
 }
 
 /**
- * Whether the import's date and the serving version's mean the same thing, so that an earlier one is
- * an older edition: the same format from as many files. Not so for a PEP list (its date is its
- * latest record change, and two providers' files are no editions of one another), nor between
- * formats (the FCDO summary is dated by its latest designation, OFSI's list by its last update), nor
- * when a source gains or loses a file: a merged source takes its oldest file's date, and OFAC's
- * non-SDN list, updated less often, would make adding it look like going back.
- */
-/**
  * A warning when refuseRegression could not compare this import's edition with the serving one
- * (another format or number of files, or a date missing on either side), so an older edition would
- * have gone through unrefused: the operator is told to check, and told outright when the dates,
- * though not comparable as editions, say this one is older. None for WIKIDATA, whose date is its
- * latest record change, not an edition's.
+ * (another format or number of files, a date missing or unreadable on one side), so an older
+ * edition would have gone through unrefused: the operator is told to check, and told outright when
+ * the dates, though not comparable as editions, say this one is older. None for WIKIDATA, whose date
+ * is its latest record change, not an edition's, and none between undated editions of one kind
+ * (OFAC's CSV set, every time): a warning on every routine update would teach operators to skip it.
  */
 function editionNotCompared(item: SourceImport, previous: VersionRow): string[] {
   if (item.source === "WIKIDATA") return [];
   const publishedAt = publishedAtUtc(item.publishedAt);
   const servingPublishedAt = publishedAtUtc(previous.published_at);
-  if (publishedAt !== null && servingPublishedAt !== null && sameKindOfEdition(item, previous)) return [];
+  // Dated means a date this appliance reads: isOlderEdition compares nothing else.
+  const dated = publishedAtMs(publishedAt) !== null;
+  const servingDated = publishedAtMs(servingPublishedAt) !== null;
+  const compared = dated && servingDated;
+  const bothUndated = publishedAt === null && servingPublishedAt === null;
+  if (sameKindOfEdition(item, previous) && (compared || bothUndated)) return [];
   const files = (n: number) => `${n} file${n === 1 ? "" : "s"}`;
-  const kind = (format: string, fileCount: number, date: string | null) => `${format} from ${files(fileCount)}, ${date === null ? "undated" : `dated ${date}`}`;
-  const ours = kind(item.format, item.files.length, publishedAt);
-  const theirs = kind(previous.format, (JSON.parse(previous.files) as unknown[]).length, servingPublishedAt);
+  const when = (date: string | null) => (date === null ? "undated" : publishedAtMs(date) === null ? `dated "${date}", which is not a date this appliance reads` : `dated ${date}`);
+  const ours = `${item.format} from ${files(item.files.length)}, ${when(publishedAt)}`;
+  const theirs = `${previous.format} from ${files((JSON.parse(previous.files) as unknown[]).length)}, ${when(servingPublishedAt)}`;
   const base = `edition not compared with the serving version it replaces (this import: ${ours}; serving: ${theirs}): only the same format from as many files, both dated, are compared`;
   if (isOlderEdition(publishedAt, servingPublishedAt)) {
     return [`${base}. This edition's date is before the serving one's: if it is an older edition, parties designated since screen as Clear; import the current edition`];
@@ -291,6 +289,14 @@ function editionNotCompared(item: SourceImport, previous: VersionRow): string[] 
   return [`${base}. Check that it is not an older edition than the one it replaces`];
 }
 
+/**
+ * Whether the import's date and the serving version's mean the same thing, so that an earlier one is
+ * an older edition: the same format from as many files. Not so for a PEP list (its date is its
+ * latest record change, and two providers' files are no editions of one another), nor between
+ * formats (the FCDO summary is dated by its latest designation, OFSI's list by its last update), nor
+ * when a source gains or loses a file: a merged source takes its oldest file's date, and OFAC's
+ * non-SDN list, updated less often, would make adding it look like going back.
+ */
 function sameKindOfEdition(item: SourceImport, previous: VersionRow): boolean {
   if (item.source === "WIKIDATA" || item.format !== previous.format) return false;
   return item.files.length === (JSON.parse(previous.files) as unknown[]).length;
