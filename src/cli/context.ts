@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { openContext } from "@/bootstrap";
 import { showControlCharacters } from "@/lib/control-characters";
-import { loadConfig } from "@/config";
+import { type Config, loadConfig } from "@/config";
 import type { AppContext, CallMeta } from "@/context";
 import { createLogger } from "@/lib/logger";
 import { DB_FILE } from "@/storage/db";
@@ -24,6 +24,11 @@ export interface ContextOptions {
    * creating an empty appliance that answers "(none)" or backs up nothing.
    */
   setsUp?: boolean;
+  /**
+   * Refusals of the command's input that need the configuration but no database (a tenant's fields
+   * and webhook URL policy): run before the data folder is opened, or created.
+   */
+  check?: (config: Config) => void;
 }
 
 export function globalOptions(command: Command): GlobalOptions {
@@ -50,6 +55,7 @@ function cliContext(command: Command, options: ContextOptions = {}): { ctx: AppC
   const config = loadConfig({ configFile: opts.config, flags: { dataDir: opts.dataDir } });
   const setsUp = options.setsUp === true;
   if (!setsUp) requireApplianceData(config.dataDir);
+  options.check?.(config);
   const folder = resolve(config.dataDir);
   const createdIn = setsUp && !existsSync(join(folder, DB_FILE)) ? folder : null;
   // CLI output is for people and scripts; keep JSON logs quiet unless something is wrong.

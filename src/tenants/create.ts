@@ -1,5 +1,6 @@
 import { appendAudit } from "@/audit/append";
 import { generateWebhookSecret } from "@/auth/api-key-format";
+import type { Config } from "@/config";
 import type { AppContext, CallMeta } from "@/context";
 import { ServiceError } from "@/errors";
 import { newId } from "@/lib/ids";
@@ -60,12 +61,22 @@ export async function onboardTenant(ctx: AppContext, rawInput: unknown, meta: Ca
  * the resolution check.
  */
 export function createTenant(ctx: AppContext, rawInput: unknown, meta: CallMeta, options: CreateTenantOptions = {}): CreatedTenant {
+  const input = checkNewTenant(ctx.config, rawInput);
+  return insertTenant(ctx, input, meta, options.withoutSigningSecret ? null : generateWebhookSecret());
+}
+
+/**
+ * The onboarding input parsed, and its webhook URL held to the URL policy without DNS: all that can
+ * be refused before anything is stored. `aml tenant create` runs it before it opens, or creates, a
+ * data folder, so that a mistake in the command creates nothing.
+ */
+export function checkNewTenant(config: Config, rawInput: unknown): CreateTenantInput {
   const input = parseInput(CreateTenantInput, rawInput, "Tenant");
   if (input.webhookUrl) {
-    const check = checkWebhookUrl(input.webhookUrl, { allowPrivate: ctx.config.webhooks.allowPrivateNetworks });
+    const check = checkWebhookUrl(input.webhookUrl, { allowPrivate: config.webhooks.allowPrivateNetworks });
     if (!check.ok) throw webhookUrlRefused(check.reason);
   }
-  return insertTenant(ctx, input, meta, options.withoutSigningSecret ? null : generateWebhookSecret());
+  return input;
 }
 
 /**

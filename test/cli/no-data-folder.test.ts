@@ -134,3 +134,16 @@ describe("a setup command refused on a new folder says the folder it set up hold
     expect(existsSync(join(dataDir, DB_FILE))).toBe(true);
   });
 });
+
+describe("tenant create refuses its input before it creates a data folder", () => {
+  const create = (extra: string[]) => ["tenant", "create", "--name", "New Bank", "--contact-email", "kyc@new.example", "--plan", "p", "--lists", "OFAC", ...extra];
+
+  test.each([
+    ["an invalid slug", ["--slug", "New Bank"], /^error: Tenant is invalid: slug must be/],
+    ["a webhook URL on a private network", ["--slug", "new-bank", "--webhook-url", "http://10.0.0.1/hook"], /^error: webhookUrl is refused: host 10\.0\.0\.1 is on a private or loopback network/],
+  ])("%s: exit 2, no folder", async (_name, extra, message) => {
+    const dataDir = join(scratch(), "new");
+    expectCleanFailure(await runCli(create(extra), { dataDir }), 2, message);
+    expect(existsSync(dataDir)).toBe(false);
+  });
+});

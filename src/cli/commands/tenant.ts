@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { invalidInput, ServiceError } from "@/errors";
 import { utcMonth } from "@/lib/clock";
-import { onboardTenant } from "@/tenants/create";
+import { checkNewTenant, onboardTenant } from "@/tenants/create";
 import { getTenant, listTenants } from "@/tenants/get";
 import { usageError } from "../exit-codes";
 import { cliMeta, globalOptions, withContext } from "../context";
@@ -65,7 +65,7 @@ export function registerTenant(program: Command): void {
               const result = await onboardTenant(ctx, input, cliMeta());
               return { ...result.tenant, apiKey: result.apiKey, apiKeyId: result.apiKeyId, webhookSigningSecret: result.webhookSigningSecret };
             },
-            { setsUp: true },
+            { setsUp: true, check: (config) => checkNewTenant(config, input) },
           );
       if (globalOptions(command).json) {
         printJson(created);
