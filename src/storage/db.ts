@@ -47,13 +47,16 @@ export function openDb(dataDirOrMemory: string, options: OpenDbOptions = {}): Db
     if (create) createPrivately(dataDirOrMemory, path);
   }
   const sqlite = new Database(path, { create, readwrite: true, strict: true });
+  // Before the switch to WAL: on a new database the switch takes the write lock, and a second
+  // process opening the same new folder at that moment (two imports started together, a server and
+  // an import) got "database is locked" at once instead of waiting its turn.
+  sqlite.run("PRAGMA busy_timeout = 10000");
   try {
     enterWal(sqlite, path);
   } catch (error) {
     sqlite.close();
     throw error;
   }
-  sqlite.run("PRAGMA busy_timeout = 10000");
   sqlite.run(`PRAGMA synchronous = ${options.durability === "commit" ? "FULL" : "NORMAL"}`);
   sqlite.run("PRAGMA foreign_keys = ON");
   // Savepoint journals in memory. The group commit (group-commit.ts) runs every unit under a SAVEPOINT,
