@@ -265,7 +265,7 @@ function refuseFutureEdition(item: SourceImport, at: Date): void {
  * (another format or number of files, a date missing or unreadable on one side), so an older
  * edition would have gone through unrefused: the operator is told to check, and told outright when
  * the dates, though not comparable as editions, say this one is older. None for WIKIDATA, whose date
- * is its latest record change, not an edition's, and none between undated editions of one kind
+ * is its latest record change, not an edition's, and none between undated editions of one format
  * (OFAC's CSV set, every time): a warning on every routine update would teach operators to skip it.
  */
 function editionNotCompared(item: SourceImport, previous: VersionRow): string[] {
@@ -275,9 +275,10 @@ function editionNotCompared(item: SourceImport, previous: VersionRow): string[] 
   // Dated means a date this appliance reads: isOlderEdition compares nothing else.
   const dated = publishedAtMs(publishedAt) !== null;
   const servingDated = publishedAtMs(servingPublishedAt) !== null;
-  const compared = dated && servingDated;
-  const bothUndated = publishedAt === null && servingPublishedAt === null;
-  if (sameKindOfEdition(item, previous) && (compared || bothUndated)) return [];
+  if (dated && servingDated && sameKindOfEdition(item, previous)) return [];
+  // Two undated editions in one format have nothing to compare whatever their files (a CSV set that
+  // gains sdn_comments.csv is a routine update too).
+  if (publishedAt === null && servingPublishedAt === null && item.format === previous.format) return [];
   const files = (n: number) => `${n} file${n === 1 ? "" : "s"}`;
   const when = (date: string | null) => (date === null ? "undated" : publishedAtMs(date) === null ? `dated "${date}", which is not a date this appliance reads` : `dated ${date}`);
   const ours = `${item.format} from ${files(item.files.length)}, ${when(publishedAt)}`;
