@@ -64,6 +64,22 @@ describe("importListFiles", () => {
     expect(latestSnapshot(db)?.id).not.toBe(serving?.id ?? "");
   });
 
+  test("a cut sdn.csv on a first import, with nothing to compare it with, publishes with a first warning that says it looks cut", async () => {
+    db = openDb(":memory:");
+    const cut = await importListFiles(db, cutSdnSet(3000), meta);
+    expect(cut.results[0]?.version.entityCount).toBe(3000);
+    expect(cut.results[0]?.version.warnings[0]).toMatch(
+      /^sdn\.csv looks cut short, or comes from another download than alt\.csv and add\.csv: 25,\d{3} of their 36,\d{3} rows \(70%\) name an ent_num it does not hold, and every party missing from it screens as Clear/,
+    );
+    const other = openDb(":memory:");
+    try {
+      const whole = await importListFiles(other, sdnSet(), meta);
+      expect(whole.results[0]?.version.warnings.some((w) => w.includes("looks cut short"))).toBe(false);
+    } finally {
+      other.close();
+    }
+  });
+
   test("OFAC's consolidated files alone after the SDN set are refused: one source, so they would replace it", async () => {
     db = openDb(":memory:");
     await importListFiles(db, sdnSet(), meta);

@@ -81,14 +81,31 @@ function readMain(file: TextFile, byId: Map<string, OfacRecord>, remarks: Map<st
   }
 }
 
+/**
+ * The share of the alias and address rows naming an ent_num their main table does not hold past
+ * which the main table is said to look cut short (at least ORPHANS_FLOOR rows). A whole download has
+ * none; a main table of one date with companions of another (the 2024-05-03 sdn.csv with the 2023
+ * add.csv and alt.csv) has 173 of about 36,000 (0.5%); sdn.csv cut to 3,000 lines has 25,435 of
+ * 36,081 (70%). Over a serving version such a cut is refused as a mass removal; on a first import
+ * there is nothing to compare with, and this warning, first of the list's own, is what says it.
+ */
+const ORPHAN_SHARE = 0.1;
+const ORPHANS_FLOOR = 100;
+
 /** Parses one OFAC legacy CSV set. The legacy CSV carries no publication date. */
 export function parseOfacCsvSet(set: OfacCsvSet): ParseOutcome<OfacRecord> {
   const warnings: string[] = [];
   const byId = new Map<string, OfacRecord>();
   const remarks = new Map<string, string>();
   readMain(set.main, byId, remarks);
+  /** Rows of the alias and address files, and those whose ent_num the main table does not hold. */
+  const companionRows = { read: 0, orphans: 0 };
   const lookup = (file: TextFile, row: CsvRow): OfacRecord | undefined => {
     const record = byId.get(entNum(file, row));
+    if (file === set.alt || file === set.add) {
+      companionRows.read++;
+      if (!record) companionRows.orphans++;
+    }
     if (!record) warnings.push(`${file.name} line ${row.line}: ent_num ${row.fields[0]} is not in ${set.main.name}; row skipped`);
     return record;
   };
@@ -126,5 +143,14 @@ export function parseOfacCsvSet(set: OfacCsvSet): ParseOutcome<OfacRecord> {
       if (full) record.addresses.push({ full, city: clean(city), country: clean(country) });
     }
   }
-  return { records: [...byId.values()], warnings, publishedAt: null };
+  const cut = cutMainTableWarning(set, companionRows);
+  return { records: [...byId.values()], warnings: cut ? [cut, ...warnings] : warnings, publishedAt: null };
+}
+
+/** A warning when so many alias and address rows name ent_nums the main table lacks that it looks cut short. */
+function cutMainTableWarning(set: OfacCsvSet, rows: { read: number; orphans: number }): string | null {
+  if (rows.orphans < ORPHANS_FLOOR || rows.orphans <= rows.read * ORPHAN_SHARE) return null;
+  const companions = [set.alt?.name, set.add?.name].filter((name) => name !== undefined).join(" and ");
+  const count = (n: number) => n.toLocaleString("en-US");
+  return `${set.main.name} looks cut short, or comes from another download than ${companions}: ${count(rows.orphans)} of their ${count(rows.read)} rows (${Math.round((rows.orphans / rows.read) * 100)}%) name an ent_num it does not hold, and every party missing from it screens as Clear. Check the file, and import the files of one whole download together`;
 }
