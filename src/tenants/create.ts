@@ -66,9 +66,10 @@ export function createTenant(ctx: AppContext, rawInput: unknown, meta: CallMeta,
 }
 
 /**
- * The onboarding input parsed, and its webhook URL held to the URL policy without DNS: all that can
- * be refused before anything is stored. `aml tenant create` runs it before it opens, or creates, a
- * data folder, so that a mistake in the command creates nothing.
+ * The onboarding input parsed, and its webhook URL held to the URL policy without DNS: what can be
+ * refused before anything is stored. `aml tenant create` runs it before it opens, or creates, a data
+ * folder, so that a mistake in the command's values creates nothing. A host name that resolves to a
+ * private address is refused later, by onboardTenant's DNS check, once the folder is open.
  */
 export function checkNewTenant(config: Config, rawInput: unknown): CreateTenantInput {
   const input = parseInput(CreateTenantInput, rawInput, "Tenant");
