@@ -31,7 +31,6 @@ export interface IndexAssembly<Index> {
  */
 const RELOAD_SLICE_MS = 5;
 
-
 export type IndexBuilder<Index> = () => IndexAssembly<Index>;
 
 /**

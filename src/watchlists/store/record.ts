@@ -91,8 +91,9 @@ export async function recordImport(
         // Against real lists only: the first real import replaces the demo list whole, by design.
         // After the entities: a streamed list knows its publication date only at its end.
         if (previous && previous.is_demo === 0) {
-          overridden = refuseRegression(item, built, previous, options);
-          notes = editionNotCompared(item, previous);
+          const editions = editionsOf(item, previous);
+          overridden = refuseRegression(item, built, previous, editions, options);
+          notes = editionNotCompared(item, previous, editions);
         }
         if (!isStream(item)) {
           // Written: the parsed entities are garbage now, not something a large stream after them should sit on.
@@ -161,18 +162,12 @@ function refuseRegression(
   item: SourceImport,
   built: WrittenEntities,
   previous: VersionRow,
+  editions: Editions,
   options: RegressionAllowances,
 ): string[] {
   const overridden: string[] = [];
-  const publishedAt = publishedAtUtc(item.publishedAt);
-  // Stored before publication dates were kept in UTC (rows.ts reads those the same way).
-  const servingPublishedAt = publishedAtUtc(previous.published_at);
-  if (
-    publishedAt !== null &&
-    servingPublishedAt !== null &&
-    sameKindOfEdition(item, previous) &&
-    isOlderEdition(publishedAt, servingPublishedAt)
-  ) {
+  if (editions.compared && isOlderEdition(editions.publishedAt, editions.servingPublishedAt)) {
+    const { publishedAt, servingPublishedAt } = editions;
     if (!options.allowOlderEdition) {
       throw new OlderEditionError([{ source: item.source, publishedAt, servingPublishedAt, format: item.format, servingFormat: previous.format }]);
     }
@@ -268,14 +263,9 @@ function refuseFutureEdition(item: SourceImport, at: Date): void {
  * is its latest record change, not an edition's, and none between undated editions of one format
  * (OFAC's CSV set, every time): a warning on every routine update would teach operators to skip it.
  */
-function editionNotCompared(item: SourceImport, previous: VersionRow): string[] {
-  if (item.source === "WIKIDATA") return [];
-  const publishedAt = publishedAtUtc(item.publishedAt);
-  const servingPublishedAt = publishedAtUtc(previous.published_at);
-  // Dated means a date this appliance reads: isOlderEdition compares nothing else.
-  const dated = publishedAtMs(publishedAt) !== null;
-  const servingDated = publishedAtMs(servingPublishedAt) !== null;
-  if (dated && servingDated && sameKindOfEdition(item, previous)) return [];
+function editionNotCompared(item: SourceImport, previous: VersionRow, editions: Editions): string[] {
+  if (item.source === "WIKIDATA" || editions.compared) return [];
+  const { publishedAt, servingPublishedAt } = editions;
   // Two undated editions in one format have nothing to compare whatever their files (a CSV set that
   // gains sdn_comments.csv is a routine update too).
   if (publishedAt === null && servingPublishedAt === null && item.format === previous.format) return [];
@@ -288,6 +278,25 @@ function editionNotCompared(item: SourceImport, previous: VersionRow): string[] 
     return [`${base}. This edition's date is before the serving one's: if it is an older edition, parties designated since screen as Clear; import the current edition`];
   }
   return [`${base}. Check that it is not an older edition than the one it replaces`];
+}
+
+/**
+ * The import's publication date and the serving version's, as stored, and whether the older-edition
+ * rule compares them: both dates ones this appliance reads (isOlderEdition compares nothing else),
+ * on editions of the same kind. refuseRegression refuses by it, editionNotCompared warns when not.
+ */
+type Editions =
+  | { compared: true; publishedAt: string; servingPublishedAt: string }
+  | { compared: false; publishedAt: string | null; servingPublishedAt: string | null };
+
+function editionsOf(item: SourceImport, previous: VersionRow): Editions {
+  const publishedAt = publishedAtUtc(item.publishedAt);
+  // Stored before publication dates were kept in UTC (rows.ts reads those the same way).
+  const servingPublishedAt = publishedAtUtc(previous.published_at);
+  if (publishedAt !== null && servingPublishedAt !== null && publishedAtMs(publishedAt) !== null && publishedAtMs(servingPublishedAt) !== null && sameKindOfEdition(item, previous)) {
+    return { compared: true, publishedAt, servingPublishedAt };
+  }
+  return { compared: false, publishedAt, servingPublishedAt };
 }
 
 /**
