@@ -111,6 +111,43 @@ function describeRemoval(r: MassRemoval): string {
 }
 
 /**
+ * An OFAC CSV main table (sdn.csv, cons_prim.csv) whose alias and address files name many ent_nums
+ * it does not hold: the table was cut short, or comes from another download than its companions.
+ */
+export interface CutMainTable {
+  source: string;
+  /** The main table. */
+  file: string;
+  /** Its alias and address files, whose rows were counted. */
+  companions: string[];
+  /** Rows of the companions naming an ent_num the main table lacks, and all their rows. */
+  orphanRows: number;
+  companionRows: number;
+}
+
+/** "sdn.csv looks cut short, or comes from another download than alt.csv and add.csv: 25,435 of their 36,081 rows (70%) …" */
+export function describeCutMainTable(cut: CutMainTable): string {
+  const count = (n: number) => n.toLocaleString("en-US");
+  const share = Math.round((cut.orphanRows / cut.companionRows) * 100);
+  return `${cut.file} looks cut short, or comes from another download than ${cut.companions.join(" and ")}: ${count(cut.orphanRows)} of their ${count(cut.companionRows)} rows (${share}%) name an ent_num it does not hold, and every party missing from it would screen as Clear`;
+}
+
+/**
+ * An import whose OFAC CSV main table its own alias and address files show to be cut short, refused
+ * before anything is published, on a first import too: a table cut at a line break parses cleanly,
+ * and with no serving version (or one it removes less than the mass-removal share of) nothing else
+ * would say that thousands of parties are missing. Allowed like a mass removal, for it is one.
+ */
+export class CutMainTableError extends Error {
+  override readonly name = "CutMainTableError";
+  constructor(readonly cuts: readonly CutMainTable[]) {
+    super(
+      `Refused: ${cuts.map(describeCutMainTable).join("; ")}. A whole download has no such rows. Nothing was published. Import the files of one whole download together; if these are the files you mean to publish, import them again allowing mass removal (aml lists import --allow-mass-removal; over HTTP, allowMassRemoval=true)`,
+    );
+  }
+}
+
+/**
  * Files of one import that are editions of the same list (sharing at least half of the smaller one's
  * records) but not provably the same edition: different publication dates, or one undated. Merged,
  * an older edition's records would overwrite a newer one's and parties the newer one delisted would

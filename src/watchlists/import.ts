@@ -155,6 +155,7 @@ async function wholeImports(whole: readonly ListFile[], options: ImportListOptio
       warnings: list.warnings,
       isDemo: options.isDemo ?? false,
       ...(lists ? { lists } : {}),
+      ...(list.cutShort ? { cutShort: list.cutShort } : {}),
     }),
   );
 }

@@ -93,6 +93,7 @@ function mergeParts(parts: readonly ParsedPart[]): MergedPart {
 
 function mergedList(ordered: readonly ParsedPart[], byId: ReadonlyMap<string, Seen>, warnings: string[]): ParsedList {
   const dates = ordered.map((p) => p.list.publishedAt).filter((d): d is string => d !== null);
+  const cutShort = ordered.flatMap((p) => p.list.cutShort ?? []);
   return {
     source: ordered[0]!.list.source,
     format: [...new Set(ordered.map((p) => p.list.format))].join("+"),
@@ -100,5 +101,6 @@ function mergedList(ordered: readonly ParsedPart[], byId: ReadonlyMap<string, Se
     entities: [...byId.values()].map((s) => s.entity),
     warnings,
     files: [...new Set(ordered.flatMap((p) => p.list.files))],
+    ...(cutShort.length > 0 ? { cutShort } : {}),
   };
 }

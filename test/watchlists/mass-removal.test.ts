@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openDb, type Db } from "@/storage/db";
-import { isMassRemoval, MASS_REMOVAL_FLOOR, MassRemovalError } from "@/watchlists/errors";
+import { CutMainTableError, isMassRemoval, MASS_REMOVAL_FLOOR, MassRemovalError } from "@/watchlists/errors";
 import { importListFiles, type ListFile } from "@/watchlists/import";
 import { latestSnapshot } from "@/watchlists/store/read";
 import { type CliFolder, cliFolder } from "../helpers/cli-folder";
@@ -20,6 +20,8 @@ const meta = { actor: { type: "cli" as const, id: "test" } };
 const read = (name: string): ListFile => ({ name, bytes: new Uint8Array(readFileSync(join(OFAC, name))) });
 const SDN_SET = ["sdn.csv", "add.csv", "alt.csv"];
 const sdnSet = (): ListFile[] => SDN_SET.map(read);
+/** Lines of sdn.csv to keep for about 95% of its entities: a cut the 10% mass-removal share lets through. */
+const SDN_LINES_95 = 13_150;
 
 /** sdn.csv cut after its first `lines` lines, at a line break, with add.csv and alt.csv whole. */
 function cutSdnSet(lines: number): ListFile[] {
@@ -64,13 +66,23 @@ describe("importListFiles", () => {
     expect(latestSnapshot(db)?.id).not.toBe(serving?.id ?? "");
   });
 
-  test("a cut sdn.csv on a first import, with nothing to compare it with, publishes with a first warning that says it looks cut", async () => {
+  test("a cut sdn.csv on a first import, with nothing to compare it with, is refused by its own companions' rows; allowed, it publishes and says so first", async () => {
     db = openDb(":memory:");
-    const cut = await importListFiles(db, cutSdnSet(3000), meta);
-    expect(cut.results[0]?.version.entityCount).toBe(3000);
-    expect(cut.results[0]?.version.warnings[0]).toMatch(
-      /^sdn\.csv looks cut short, or comes from another download than alt\.csv and add\.csv: 25,\d{3} of their 36,\d{3} rows \(70%\) name an ent_num it does not hold, and every party missing from it screens as Clear/,
+    const error = await importListFiles(db, cutSdnSet(3000), meta).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CutMainTableError);
+    const cut = (error as CutMainTableError).cuts;
+    expect(cut).toEqual([{ source: "OFAC", file: "sdn.csv", companions: ["alt.csv", "add.csv"], orphanRows: expect.any(Number), companionRows: expect.any(Number) }]);
+    expect(cut[0]!.orphanRows).toBeGreaterThan(25_000);
+    expect((error as Error).message).toMatch(
+      /^Refused: sdn\.csv looks cut short, or comes from another download than alt\.csv and add\.csv: 25,\d{3} of their 36,\d{3} rows \(70%\) name an ent_num it does not hold, and every party missing from it would screen as Clear\. .*Nothing was published\..*aml lists import --allow-mass-removal/,
     );
+    expect(latestSnapshot(db)).toBeNull();
+    expect(listEntityRows(db)).toBe(0);
+
+    const allowed = await importListFiles(db, cutSdnSet(3000), meta, { allowMassRemoval: true });
+    expect(allowed.results[0]?.version.entityCount).toBe(3000);
+    expect(allowed.results[0]?.version.warnings[0]).toMatch(/^published with allowMassRemoval: sdn\.csv looks cut short, or comes from another download than alt\.csv and add\.csv: 25,\d{3} of their 36,\d{3} rows/);
+    expect(allowed.results[0]?.version.warnings.filter((w) => w.includes("looks cut short"))).toHaveLength(1);
     const other = openDb(":memory:");
     try {
       const whole = await importListFiles(other, sdnSet(), meta);
@@ -78,6 +90,19 @@ describe("importListFiles", () => {
     } finally {
       other.close();
     }
+  });
+
+  test("a cut under the mass-removal share over a serving version is refused by the same count", async () => {
+    db = openDb(":memory:");
+    const whole = await importListFiles(db, sdnSet(), meta);
+    const serving = latestSnapshot(db);
+    const error = await importListFiles(db, cutSdnSet(SDN_LINES_95), meta).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CutMainTableError);
+    const removed = whole.results[0]!.version.entityCount - SDN_LINES_95;
+    // What the mass-removal rule alone would have let through.
+    expect(isMassRemoval(removed, whole.results[0]!.version.entityCount)).toBe(false);
+    expect(removed).toBeGreaterThan(MASS_REMOVAL_FLOOR);
+    expect(latestSnapshot(db)?.id).toBe(serving?.id ?? "");
   });
 
   test("OFAC's consolidated files alone after the SDN set are refused: one source, so they would replace it", async () => {
@@ -149,11 +174,18 @@ describe("importListFiles", () => {
     expect(again.results[0]!.version.diff.removed).toBeLessThan(MASS_REMOVAL_FLOOR);
   });
 
-  test("the first real list over the demo list is never refused", async () => {
+  test("the first real list over the demo list is never refused as a removal; a cut main table is, by its own files", async () => {
     db = openDb(":memory:");
     await importListFiles(db, sdnSet(), meta, { isDemo: true });
-    const real = await importListFiles(db, cutSdnSet(3000), meta);
+    const real = await importListFiles(db, ["cons_prim.csv", "cons_add.csv", "cons_alt.csv"].map(read), meta);
     expect(real.results[0]?.version.diff.removed).toBeGreaterThan(MASS_REMOVAL_FLOOR);
+    const demoAgain = openDb(":memory:");
+    try {
+      await importListFiles(demoAgain, sdnSet(), meta, { isDemo: true });
+      expect(await importListFiles(demoAgain, cutSdnSet(3000), meta).catch((e: unknown) => e)).toBeInstanceOf(CutMainTableError);
+    } finally {
+      demoAgain.close();
+    }
   });
 });
 
@@ -208,6 +240,22 @@ describe("POST /v1/lists/import", () => {
     const allowed = await upload(cutSdnSet(6000), "?allowMassRemoval=true");
     expect(allowed.status).toBe(201);
     expect(latestSnapshot(stack.server.ctx.db)?.id).not.toBe(before ?? "");
+  });
+
+  test("409 with cutShort for a main table its alias and address files show cut short, on a first import too", async () => {
+    const fresh = await startOidcStack({ extensions: async () => [watchlistExtension(startIndex, { pollMs: 200 })] });
+    try {
+      const refused = await uploadLists(fresh.server.url, await fresh.token(), cutSdnSet(3000));
+      expect(refused.status).toBe(409);
+      const problem = (await refused.json()) as { code: string; detail: string; cutShort: Array<{ source: string; file: string; companions: string[]; orphanRows: number; companionRows: number }> };
+      expect(problem.code).toBe("CONFLICT");
+      expect(problem.cutShort).toEqual([{ source: "OFAC", file: "sdn.csv", companions: ["alt.csv", "add.csv"], orphanRows: expect.any(Number), companionRows: expect.any(Number) }]);
+      expect(problem.detail).toContain("allowMassRemoval=true");
+      expect(latestSnapshot(fresh.server.ctx.db)?.isDemo ?? true).toBe(true);
+      expect((await uploadLists(fresh.server.url, await fresh.token(), cutSdnSet(3000), "?allowMassRemoval=true")).status).toBe(201);
+    } finally {
+      await fresh.close();
+    }
   });
 
   test("409 naming the list left out when the SDN set comes without the non-SDN list it was served with", async () => {

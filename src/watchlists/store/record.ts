@@ -18,6 +18,8 @@ import {
   MASS_REMOVAL_FLOOR,
   MassRemovalError,
   OlderEditionError,
+  CutMainTableError,
+  describeCutMainTable,
   type RegressionAllowances,
 } from "../errors";
 import { entityRow } from "./entity-row";
@@ -77,7 +79,7 @@ export async function recordImport(
         continue;
       }
       let built: WrittenEntities;
-      let overridden: string[] = [];
+      const overridden: string[] = [];
       let notes: string[] = [];
       try {
         // The lists written before are garbage now (below). One full collection frees them before a
@@ -92,9 +94,12 @@ export async function recordImport(
         // After the entities: a streamed list knows its publication date only at its end.
         if (previous && previous.is_demo === 0) {
           const editions = editionsOf(item, previous);
-          overridden = refuseRegression(item, built, previous, editions, options);
+          overridden.push(...refuseRegression(item, built, previous, editions, options));
           notes = editionNotCompared(item, previous, editions);
         }
+        // After the mass-removal rule, whose counts say more when a version serves; on a first
+        // import, or a cut under its share, this is what says the parties are missing.
+        overridden.push(...refuseCutMainTable(item, options));
         if (!isStream(item)) {
           // Written: the parsed entities are garbage now, not something a large stream after them should sit on.
           item.entities = [];
@@ -197,6 +202,17 @@ function refuseRegression(
     );
   }
   return overridden;
+}
+
+/**
+ * Throws when the import's OFAC CSV main table is cut short by its own companions' count (on a first
+ * import too, with nothing serving to count the loss against); allowed, what it let through.
+ */
+function refuseCutMainTable(item: SourceImport, options: RegressionAllowances): string[] {
+  const cuts = item.cutShort ?? [];
+  if (cuts.length === 0) return [];
+  if (!options.allowMassRemoval) throw new CutMainTableError(cuts);
+  return cuts.map((cut) => `published with allowMassRemoval: ${describeCutMainTable(cut)}`);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ListParseError } from "../../errors";
+import { type CutMainTable, ListParseError } from "../../errors";
 import { type CsvRow, hasDosEofMarker, readCsv } from "../common/csv";
 import type { ParseOutcome, TextFile } from "../common/files";
 import { joinParts } from "../common/build";
@@ -87,14 +87,14 @@ function readMain(file: TextFile, byId: Map<string, OfacRecord>, remarks: Map<st
  * none; a main table of one date with companions of another (the 2024-05-03 sdn.csv with the 2023
  * add.csv and alt.csv) has 173 of about 36,000 (0.5%); sdn.csv cut to 3,000 lines has 25,435 of
  * 36,081 (70%), and cut to 90% of its lines about 1,400 parties are gone (review: 10% missed that).
- * Over a serving version such a cut is refused as a mass removal; on a first import there is
- * nothing to compare with, and this warning, at the head of the set's own, is what says it.
+ * Such a cut is refused (CutMainTableError) on a first import too, where there is no serving
+ * version to count the loss against, and over one whose mass-removal share it stays under.
  */
-const ORPHAN_SHARE = 0.02;
-const ORPHANS_FLOOR = 100;
+export const ORPHAN_SHARE = 0.02;
+export const ORPHANS_FLOOR = 100;
 
 /** Parses one OFAC legacy CSV set. The legacy CSV carries no publication date. */
-export function parseOfacCsvSet(set: OfacCsvSet): ParseOutcome<OfacRecord> {
+export function parseOfacCsvSet(set: OfacCsvSet): ParseOutcome<OfacRecord> & { cut: CutMainTable | null } {
   const warnings: string[] = [];
   const byId = new Map<string, OfacRecord>();
   const remarks = new Map<string, string>();
@@ -144,14 +144,17 @@ export function parseOfacCsvSet(set: OfacCsvSet): ParseOutcome<OfacRecord> {
       if (full) record.addresses.push({ full, city: clean(city), country: clean(country) });
     }
   }
-  const cut = cutMainTableWarning(set, companionRows);
-  return { records: [...byId.values()], warnings: cut ? [cut, ...warnings] : warnings, publishedAt: null };
+  return { records: [...byId.values()], warnings, publishedAt: null, cut: cutMainTable(set, companionRows) };
 }
 
-/** A warning when so many alias and address rows name ent_nums the main table lacks that it looks cut short. */
-function cutMainTableWarning(set: OfacCsvSet, rows: { read: number; orphans: number }): string | null {
+/** The main table, when so many alias and address rows name ent_nums it lacks that it looks cut short. */
+function cutMainTable(set: OfacCsvSet, rows: { read: number; orphans: number }): CutMainTable | null {
   if (rows.orphans < ORPHANS_FLOOR || rows.orphans <= rows.read * ORPHAN_SHARE) return null;
-  const companions = [set.alt?.name, set.add?.name].filter((name) => name !== undefined).join(" and ");
-  const count = (n: number) => n.toLocaleString("en-US");
-  return `${set.main.name} looks cut short, or comes from another download than ${companions}: ${count(rows.orphans)} of their ${count(rows.read)} rows (${Math.round((rows.orphans / rows.read) * 100)}%) name an ent_num it does not hold, and every party missing from it screens as Clear. Check the file, and import the files of one whole download together`;
+  return {
+    source: "OFAC",
+    file: set.main.name,
+    companions: [set.alt?.name, set.add?.name].filter((name) => name !== undefined),
+    orphanRows: rows.orphans,
+    companionRows: rows.read,
+  };
 }
