@@ -6,8 +6,11 @@ import type { SubjectInput } from "./subject";
  * aliases (semicolon-separated) and userReference. Header matching ignores case, spaces, underscores
  * and hyphens ("First Name", "first_name" and "FIRSTNAME" are one column). Empty cells are absent.
  * The result still goes through the Subject schema, so a row without a name fails there, by field.
+ * A Map, not an object: a header read as "constructor" or "toString" must be an unknown column, not
+ * one of Object.prototype's members.
  */
-const COLUMN_ALIASES: Record<string, keyof SubjectInput | "firstName" | "lastName"> = {
+const COLUMN_ALIASES = new Map<string, keyof SubjectInput | "firstName" | "lastName">(
+  Object.entries({
   fullname: "fullName",
   name: "fullName",
   firstname: "firstName",
@@ -19,8 +22,9 @@ const COLUMN_ALIASES: Record<string, keyof SubjectInput | "firstName" | "lastNam
   dob: "dateOfBirth",
   nationality: "nationality",
   aliases: "aliases",
-  userreference: "userReference",
-};
+    userreference: "userReference",
+  }),
+);
 
 export function columnKey(header: string): string {
   return header.toLowerCase().replace(/[\s_-]+/g, "");
@@ -28,19 +32,19 @@ export function columnKey(header: string): string {
 
 /** Headers no column rule knows: reported to the caller, since a typo would silently drop data. */
 export function unknownColumns(headers: readonly string[]): string[] {
-  return headers.filter((h) => h.trim() !== "" && !(columnKey(h) in COLUMN_ALIASES));
+  return headers.filter((h) => h.trim() !== "" && !COLUMN_ALIASES.has(columnKey(h)));
 }
 
 /** True when the headers can produce a name: a fullName/name column, or first and last name columns. */
 export function hasNameColumns(headers: readonly string[]): boolean {
-  const targets = new Set(headers.map((h) => COLUMN_ALIASES[columnKey(h)]));
+  const targets = new Set(headers.map((h) => COLUMN_ALIASES.get(columnKey(h))));
   return targets.has("fullName") || (targets.has("firstName") && targets.has("lastName"));
 }
 
 export function subjectFromColumns(row: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const fields: Record<string, string> = {};
   for (const [header, raw] of Object.entries(row)) {
-    const target = COLUMN_ALIASES[columnKey(header)];
+    const target = COLUMN_ALIASES.get(columnKey(header));
     const value = raw === null || raw === undefined ? "" : String(raw).trim();
     if (target && value !== "" && fields[target] === undefined) fields[target] = value;
   }

@@ -26,6 +26,14 @@ describe("file columns to subjects", () => {
     expect(() => parseSubjectFile("dob,nationality\n1970,GB\n", "csv")).toThrow("fullName or name column");
   });
 
+  test("a header named like a member of every object (Constructor, toString) is an unknown column, not a field", () => {
+    expect(subjectFromColumns({ fullName: "Jane Roe", Constructor: "x", toString: "y", "__proto__": "z" })).toEqual({ fullName: "Jane Roe" });
+    expect(unknownColumns(["fullName", "Constructor", "to_string", "hasOwnProperty"])).toEqual(["Constructor", "to_string", "hasOwnProperty"]);
+    expect(hasNameColumns(["constructor"])).toBe(false);
+    const { rows } = parseSubjectFile("fullName,Constructor\nJane Roe,builder\n", "csv");
+    expect(rows[0]?.input).toEqual({ fullName: "Jane Roe" });
+  });
+
   test("JSONL keeps line numbers and reports lines that are not JSON", () => {
     const { rows } = parseSubjectFile('{"fullName":"A"}\n\n{oops\n', "jsonl");
     expect(rows.map((r) => r.line)).toEqual([1, 3]);
