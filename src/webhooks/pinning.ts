@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { hostOf, isAllowListed, normaliseHost } from "./url-policy";
+import { hostOf, isAllowListed, normaliseHost, withoutQuery } from "./url-policy";
 
 /**
  * Sending to the addresses the URL policy checked (send-target.ts), not to whatever the name
@@ -62,9 +62,44 @@ export function targetsForAttempt(targets: readonly ConnectTarget[], attempt: nu
 const NOT_CONNECTED = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
 
 /** The last target's error, after every earlier target refused the connection; names the addresses tried. */
-function notReached(tried: readonly string[], lastError: unknown): Error {
-  return new Error(`${tried.length === 1 ? tried[0] : `each of ${tried.join(", ")}`}: ${(lastError as Error).message}`, { cause: lastError });
+export class NotReachedError extends Error {
+  override readonly name = "NotReachedError";
+  constructor(tried: readonly string[], lastError: unknown) {
+    super(`${tried.length === 1 ? tried[0] : `each of ${tried.join(", ")}`}: ${networkErrorText(lastError)}`, { cause: lastError });
+  }
 }
+
+/**
+ * What a connection or answer that failed was, for the tenant's delivery log: the error's code and,
+ * for the usual ones, a few words. Not fetch's own message, which names the runtime ("pass
+ * `verbose: true` in the second argument to fetch()") and quotes the URL; an unknown code stands
+ * alone, and an error without one keeps its message, the URL's query removed.
+ */
+export function networkErrorText(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === "string" && /^[A-Za-z0-9_]{1,64}$/.test(code)) {
+    const words = NETWORK_ERROR_WORDS.get(code);
+    return words ? `${code} (${words})` : code;
+  }
+  return String((error as Error | null)?.message ?? error).replace(/https?:\/\/[^\s"'<>]+/g, withoutQuery);
+}
+
+const NETWORK_ERROR_WORDS = new Map([
+  ["ECONNREFUSED", "connection refused"],
+  ["ECONNRESET", "the connection closed before an answer"],
+  ["ETIMEDOUT", "the connection timed out"],
+  ["EHOSTUNREACH", "host unreachable"],
+  ["ENETUNREACH", "network unreachable"],
+  ["EADDRNOTAVAIL", "address not available"],
+  ["Malformed_HTTP_Response", "the answer was not valid HTTP"],
+  ["ERR_TLS_CERT_ALTNAME_INVALID", "the TLS certificate does not name this host"],
+  ["DEPTH_ZERO_SELF_SIGNED_CERT", "self-signed TLS certificate"],
+  ["SELF_SIGNED_CERT_IN_CHAIN", "a self-signed TLS certificate in the chain"],
+  ["UNABLE_TO_VERIFY_LEAF_SIGNATURE", "the TLS certificate's issuer is not trusted here"],
+  ["UNABLE_TO_GET_ISSUER_CERT_LOCALLY", "the TLS certificate's issuer is not trusted here"],
+  ["CERT_HAS_EXPIRED", "the TLS certificate has expired"],
+  ["CERT_NOT_YET_VALID", "the TLS certificate is not valid yet"],
+]);
 
 /** POSTs to the first target that accepts a connection; an answer of any status ends it. */
 export async function postToFirstReachable(targets: readonly ConnectTarget[], post: (target: ConnectTarget) => Promise<Response>): Promise<Response> {
@@ -76,7 +111,7 @@ export async function postToFirstReachable(targets: readonly ConnectTarget[], po
       if (target.address === null) throw error;
       tried.push(target.address);
       const code = (error as { code?: unknown }).code;
-      if (tried.length === targets.length || typeof code !== "string" || !NOT_CONNECTED.has(code)) throw notReached(tried, error);
+      if (tried.length === targets.length || typeof code !== "string" || !NOT_CONNECTED.has(code)) throw new NotReachedError(tried, error);
     }
   }
   throw new Error("no target to send to");

@@ -1,9 +1,9 @@
 import type { SecretBox } from "@/lib/secret-box";
 import type { AttemptRecord, ClaimedRow } from "./outbox-rows";
-import { type ConnectTarget, pinnedTargets, type ProxyEnv, postToFirstReachable, proxyFor, targetsForAttempt } from "./pinning";
+import { type ConnectTarget, NotReachedError, networkErrorText, pinnedTargets, type ProxyEnv, postToFirstReachable, proxyFor, targetsForAttempt } from "./pinning";
 import { checkSendTarget, type LookupFn } from "./send-target";
 import { signWebhook } from "./sign";
-import { originAndPath, type UrlPolicy, withoutQuery } from "./url-policy";
+import { originAndPath, type UrlPolicy } from "./url-policy";
 
 export const WEBHOOK_USER_AGENT = "aml-screening-appliance-webhooks/1.0";
 
@@ -160,16 +160,8 @@ export async function sendDelivery(
     return done(response.status, `receiver answered HTTP ${response.status}${redirect}`, loggedUrl);
   } catch (error) {
     if (abort.signal.aborted) return done(null, `no answer within ${deps.timeoutMs} ms`, loggedUrl);
-    return done(null, `network error: ${withoutQueries((error as Error).message)}`, loggedUrl);
+    return done(null, `network error: ${error instanceof NotReachedError ? error.message : networkErrorText(error)}`, loggedUrl);
   } finally {
     clearTimeout(timer);
   }
-}
-
-/**
- * An error text as the delivery log may keep it: fetch's messages quote the URL they fetched, whose
- * query string may carry the receiver's token (recordableUrl).
- */
-function withoutQueries(message: string): string {
-  return message.replace(/https?:\/\/[^\s"'<>]+/g, withoutQuery);
 }

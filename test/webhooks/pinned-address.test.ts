@@ -119,10 +119,8 @@ describe("a receiver named by host name", () => {
     const refused = attempts(ctx).filter((a) => a.url?.includes("other.bank.example"));
     expect(refused).toHaveLength(1);
     expect(refused[0]?.status_code).toBeNull();
-    expect(refused[0]?.error).toContain("ERR_TLS_CERT_ALTNAME_INVALID");
+    expect(refused[0]?.error).toBe("network error: 127.0.0.1: ERR_TLS_CERT_ALTNAME_INVALID (the TLS certificate does not name this host)");
     expect(calls.filter((name) => name === "other.bank.example")).toHaveLength(1);
-    // fetch's TLS error quotes the URL it fetched; the log keeps it without the query's token.
-    expect(refused[0]?.error).toContain(`fetching "https://127.0.0.1:${port}/aml"`);
     expect(JSON.stringify(attempts(ctx))).not.toContain("tls-secret");
   });
 
@@ -156,8 +154,37 @@ describe("a receiver named by host name", () => {
     await dispatcher(ctx, async () => [{ address: "127.0.0.2" }, { address: "127.0.0.3" }])();
     const [attempt] = attempts(ctx);
     expect(attempt?.status_code).toBeNull();
-    expect(attempt?.error).toStartWith("network error: each of 127.0.0.2, 127.0.0.3: ECONNREFUSED");
+    expect(attempt?.error).toBe("network error: each of 127.0.0.2, 127.0.0.3: ECONNREFUSED (connection refused)");
     expect(JSON.stringify(attempts(ctx))).not.toContain("secret-token");
+  });
+
+  test("a receiver that answers no HTTP, or closes, is logged by the error's code and a few words, not by fetch's own text", async () => {
+    const ctx = context(["127.0.0.0/8"]);
+    const answers = ["HTTP/1.1 2OO OK\r\n\r\n", ""];
+    const server = Bun.listen({
+      hostname: "127.0.0.1",
+      port: 0,
+      socket: {
+        data(socket) {
+          socket.end(answers.shift() ?? "");
+        },
+      },
+    });
+    cleanups.push(() => server.stop(true));
+    const tenant = makeTenant(ctx, { webhookUrl: `http://hooks.bank.example:${server.port}/aml?token=secret-token` });
+    enqueueEvents(ctx, tenant.tenant.id, 1);
+    await dispatcher(ctx, async () => [{ address: "127.0.0.1" }])();
+    // An IP literal is connected to as written, without the addresses tried in front.
+    const literal = makeTenant(ctx, { webhookUrl: `http://127.0.0.1:${server.port}/aml?token=secret-token` });
+    enqueueEvents(ctx, literal.tenant.id, 1);
+    await dispatcher(ctx, async () => [{ address: "127.0.0.1" }])();
+    expect(attempts(ctx).map((a) => a.error)).toEqual([
+      "network error: 127.0.0.1: Malformed_HTTP_Response (the answer was not valid HTTP)",
+      "network error: ECONNRESET (the connection closed before an answer)",
+    ]);
+    const log = JSON.stringify(attempts(ctx));
+    expect(log).not.toContain("verbose");
+    expect(log).not.toContain("secret-token");
   });
 
   test("through a proxy from the environment, the POST goes to the proxy by name, not to an address", async () => {
