@@ -41,9 +41,11 @@ export function verifyWebhook(input: VerifyWebhookInput): VerifyResult {
   // A key that is not a whsec_ value (a pasted label, a stripped prefix) would only ever give
   // signature_mismatch, which reads as a tampered delivery; say what is wrong instead.
   if (!WEBHOOK_SECRET_RE.test(input.secret)) return { ok: false, reason: "malformed_secret" };
-  const timestampText = String(input.timestamp).trim();
+  // Not trimmed, as the verifiers in docs/webhooks.md do not: an HTTP parser has already removed a
+  // header's surrounding whitespace, and the CLI must judge a capture as a receiver built from them would.
+  const timestampText = String(input.timestamp);
   if (!TIMESTAMP_RE.test(timestampText)) return { ok: false, reason: "malformed_timestamp" };
-  const signature = input.signature.trim();
+  const { signature } = input;
   if (!SIGNATURE_RE.test(signature)) return { ok: false, reason: "malformed_signature" };
 
   const timestamp = Number(timestampText);

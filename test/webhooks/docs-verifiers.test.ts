@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { signWebhook } from "@/webhooks/sign";
+import { verifyWebhook } from "@/webhooks/verify";
 
 /** The receiver verifiers printed in docs/webhooks.md are run here, so the docs cannot drift from the signer. */
 const DOC = readFileSync(join(import.meta.dir, "..", "..", "docs", "webhooks.md"), "utf8");
@@ -25,12 +26,22 @@ const cases = [
   { name: "future", timestamp: String(ts), signature: signWebhook(secret, ts, body), body, now: ts - 301, expected: false },
   { name: "uppercase", timestamp: String(ts), signature: signWebhook(secret, ts, body).toUpperCase(), body, now: ts, expected: false },
   { name: "no timestamp", timestamp: "", signature: signWebhook(secret, ts, body), body, now: ts, expected: false },
+  // An HTTP parser strips a header's surrounding whitespace; a value that still has it is malformed.
+  { name: "spaced timestamp", timestamp: ` ${ts} `, signature: signWebhook(secret, ts, body), body, now: ts, expected: false },
+  { name: "spaced signature", timestamp: String(ts), signature: ` ${signWebhook(secret, ts, body)} `, body, now: ts, expected: false },
 ];
 
 /** Keys a forger knows or an operator mistypes, each with a signature made with that very key. */
 const wrongSecrets = ["", secret.slice("whsec_".length)].map((key) => ({ secret: key, timestamp: String(ts), signature: signWebhook(key, ts, body), body, now: ts }));
 
 describe("reference verifiers in docs/webhooks.md", () => {
+  test("the appliance's own verifier (aml webhook verify) decides every case as they do", () => {
+    for (const c of cases) {
+      const result = verifyWebhook({ secret, timestamp: c.timestamp, signature: c.signature, rawBody: c.body, now: new Date(c.now * 1000) });
+      expect([c.name, result.ok]).toEqual([c.name, c.expected]);
+    }
+  });
+
   test("TypeScript/Node verifier agrees with the appliance's signer", async () => {
     const file = join(dir, "verify.ts");
     writeFileSync(file, codeBlock("ts", "export function verifyAmlWebhook"));
