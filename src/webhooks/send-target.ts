@@ -36,9 +36,10 @@ export async function checkSendTarget(raw: string, policy: UrlPolicy, lookup: Lo
   try {
     addresses = await withTimeout(lookup(check.url.hostname), timeoutMs, `resolving ${host} took longer than ${timeoutMs} ms`);
   } catch (error) {
-    return { ok: false, reason: `could not resolve ${host}: ${(error as Error).message}`, unresolved: true };
+    // Named as it was looked up: "hooks.corp." (absolute) may fail where "hooks.corp" resolves.
+    return { ok: false, reason: `could not resolve ${check.url.hostname}: ${(error as Error).message}`, unresolved: true };
   }
-  if (addresses.length === 0) return { ok: false, reason: `${host} resolved to no address`, unresolved: true };
+  if (addresses.length === 0) return { ok: false, reason: `${check.url.hostname} resolved to no address`, unresolved: true };
   for (const { address } of addresses) {
     // A zone-scoped address (fe80::1%eth0) cannot be put in a URL, so it cannot be sent to as checked.
     if (address.includes("%")) {

@@ -25,6 +25,8 @@ export function checkWebhookUrl(raw: string, policy: UrlPolicy): UrlCheck {
   }
   if (url.username || url.password) return { ok: false, reason: "credentials in the URL are not allowed" };
   if (url.hash) return { ok: false, reason: "a fragment is not allowed" };
+  // Nothing listens on port 0: every attempt would fail until the delivery went dead, two days on.
+  if (url.port === "0") return { ok: false, reason: "port 0 cannot be connected to" };
   const host = hostOf(url);
   if (isPrivateHost(host) && !isAllowListed(host, policy.allowPrivate)) {
     return {

@@ -103,19 +103,27 @@ describe("a dispatcher claim", () => {
     const ctx = memoryContext();
     cleanups.push(() => ctx.db.close());
     const tenant = makeTenant(ctx, { webhookUrl: "https://hooks.bank-typo.example/aml?token=kept-out" });
+    const absolute = makeTenant(ctx, { webhookUrl: "https://hooks.bank.example./aml" });
+    // Only the absolute name fails here, as a search domain can make it: the error names it as looked up.
     const lookup: LookupFn = async (hostname) => {
+      if (hostname === "hooks.bank.example") return [{ address: "93.184.216.34" }];
       throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
     };
     const receiver = countingReceiver();
     const round = dispatcherRounds(ctx, { retryDelayMs: 60_000, fetch: receiver.fetch, lookup });
     enqueueEvents(ctx, tenant.tenant.id, 2);
+    enqueueEvents(ctx, absolute.tenant.id, 1);
     await round();
     expect(receiver.posts).toBe(0);
-    const attempts = ctx.db.sqlite.query<{ error: string; url: string | null }, []>("SELECT DISTINCT error, url FROM webhook_attempts").all();
+    const attempts = ctx.db.sqlite.query<{ error: string; url: string | null }, []>("SELECT DISTINCT error, url FROM webhook_attempts ORDER BY url").all();
     expect(attempts).toEqual([
       {
         error: "could not resolve hooks.bank-typo.example: getaddrinfo ENOTFOUND hooks.bank-typo.example (check the host name in the webhook URL, and this machine's DNS)",
         url: "https://hooks.bank-typo.example/aml",
+      },
+      {
+        error: "could not resolve hooks.bank.example.: getaddrinfo ENOTFOUND hooks.bank.example. (check the host name in the webhook URL, and this machine's DNS)",
+        url: "https://hooks.bank.example./aml",
       },
     ]);
     expect(outboxStatuses(ctx, tenant.tenant.id)).toEqual({ pending: 2 });

@@ -30,6 +30,8 @@ describe("refused URLs", () => {
     ["user and password", "https://user:pass@hooks.bank.example/", "credentials in the URL"],
     ["user only", "https://user@hooks.bank.example/", "credentials in the URL"],
     ["a fragment", "https://hooks.bank.example/#frag", "a fragment is not allowed"],
+    ["port 0", "https://hooks.bank.example:0/aml", "port 0 cannot be connected to"],
+    ["port 0 written with leading zeros", "https://hooks.bank.example:000/aml", "port 0 cannot be connected to"],
     ["localhost", "http://localhost:8080/admin", "host localhost is on a private"],
     ["LOCALHOST in capitals", "http://LOCALHOST/", "host localhost is on a private"],
     ["localhost with a trailing root dot", "http://localhost./", "host localhost is on a private"],
