@@ -48,6 +48,9 @@ export interface ServerExtension {
   stop?: () => void | Promise<void>;
 }
 
+/** How long a stop waits for the answers of screens committed as the group commit closes, before it cuts the connections. */
+const LAST_ANSWERS_MS = 500;
+
 /**
  * Listens first, then migrates: /healthz answers at once and /readyz reports 503 until storage is
  * migrated; API routes answer 503 NOT_READY meanwhile instead of failing on a half-built schema.
@@ -125,14 +128,20 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
         const grace = new Promise<void>((resolve) => {
           graceTimer = setTimeout(resolve, config.shutdownGraceMs);
         });
-        await Promise.race([server.stop(false), grace]);
+        const drained = server.stop(false);
+        await Promise.race([drained, grace]);
         clearTimeout(graceTimer);
         await scheduler.stop();
         for (const extension of extensions) await extension.stop?.();
         // Requests past the grace period may still wait in the group commit for a lock another
         // process holds: they are answered 503 now, and nothing polls or commits after the close.
+        // Those it could still commit (the lock freed meanwhile) are answered 200: their answers
+        // are given a moment to be written before the connections are cut, or a client without an
+        // Idempotency-Key would retry a screen that was stored and charged.
         groupCommit(db).close();
-        await new Promise((resolve) => setImmediate(resolve));
+        let answersTimer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([drained, new Promise<void>((resolve) => (answersTimer = setTimeout(resolve, LAST_ANSWERS_MS)))]);
+        clearTimeout(answersTimer);
         server.stop(true);
         await checkpointer?.stop();
         db.close();
