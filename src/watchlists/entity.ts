@@ -3,7 +3,7 @@
  * Importers map official records into it; nothing downstream knows a source's file format.
  */
 
-import type { CutMainTable } from "./errors";
+import type { CutShortFile } from "./errors";
 
 /** The watchlist sources named by the spec. Values are the wire names used in the API. */
 export const SOURCE_LISTS = ["OFAC", "EU", "UK", "UN", "WIKIDATA"] as const;
@@ -159,5 +159,5 @@ export interface ParsedList {
   /** Names of the input files this list was read from (an OFAC CSV set is several files). */
   files: string[];
   /** Main tables its own companion files show to be cut short (OFAC CSV sets): the import is refused unless allowed. */
-  cutShort?: CutMainTable[];
+  cutShort?: CutShortFile[];
 }

@@ -111,38 +111,52 @@ function describeRemoval(r: MassRemoval): string {
 }
 
 /**
- * An OFAC CSV main table (sdn.csv, cons_prim.csv) whose alias and address files name many ent_nums
- * it does not hold: the table was cut short, or comes from another download than its companions.
+ * A file of an OFAC CSV set that the set's other files show to be cut short, or to come from another
+ * download than they do: every party or alias it lacks would screen as Clear.
  */
-export interface CutMainTable {
+export interface CutShortFile {
   source: string;
-  /** The main table. */
+  /** The file that looks cut short. */
   file: string;
-  /** Its alias and address files, whose rows were counted. */
-  companions: string[];
-  /** Rows of the companions naming an ent_num the main table lacks, and all their rows. */
-  orphanRows: number;
-  companionRows: number;
+  /**
+   * What shows it: rows of `shownBy` (the alias and address files) naming ent_nums `file` (the main
+   * table) does not hold; entries of `shownBy` (the main table) without a row in `file` (the address
+   * file, which OFAC gives every entry); or `file` ending without the end-of-file mark (0x1A) that
+   * `shownBy`, the other files of its download, end with.
+   */
+  evidence: "ent_nums_missing" | "entries_without_rows" | "no_end_marker";
+  shownBy: string[];
+  /** How many rows or entries show it, of how many; absent for no_end_marker. */
+  count?: number;
+  of?: number;
 }
 
 /** "sdn.csv looks cut short, or comes from another download than alt.csv and add.csv: 25,435 of their 36,081 rows (70%) …" */
-export function describeCutMainTable(cut: CutMainTable): string {
+export function describeCutShortFile(cut: CutShortFile): string {
   const count = (n: number) => n.toLocaleString("en-US");
-  const share = Math.round((cut.orphanRows / cut.companionRows) * 100);
-  return `${cut.file} looks cut short, or comes from another download than ${cut.companions.join(" and ")}: ${count(cut.orphanRows)} of their ${count(cut.companionRows)} rows (${share}%) name an ent_num it does not hold, and every party missing from it would screen as Clear`;
+  const share = `${Math.round(((cut.count ?? 0) / (cut.of ?? 1)) * 100)}%`;
+  const others = cut.shownBy.join(" and ");
+  switch (cut.evidence) {
+    case "ent_nums_missing":
+      return `${cut.file} looks cut short, or comes from another download than ${others}: ${count(cut.count ?? 0)} of their ${count(cut.of ?? 0)} rows (${share}) name an ent_num it does not hold, and every party missing from it would screen as Clear`;
+    case "entries_without_rows":
+      return `${cut.file} looks cut short, or comes from another download than ${others}: ${count(cut.count ?? 0)} of the ${count(cut.of ?? 0)} entries of ${others} (${share}) have no row in it, though OFAC gives every entry one, so their aliases are likely missing as well, and a party listed under a missing alias would screen as Clear`;
+    case "no_end_marker":
+      return `${cut.file} looks cut short: it ends without the end-of-file mark (0x1A) that ${others} of its download end with, so its last rows may be missing, and every party or alias in them would screen as Clear`;
+  }
 }
 
 /**
- * An import whose OFAC CSV main table its own alias and address files show to be cut short, refused
- * before anything is published, on a first import too: a table cut at a line break parses cleanly,
- * and with no serving version (or one it removes less than the mass-removal share of) nothing else
- * would say that thousands of parties are missing. Allowed like a mass removal, for it is one.
+ * An import whose OFAC CSV set shows one of its own files cut short, refused before anything is
+ * published, on a first import too: a file cut at a line break parses cleanly, and with no serving
+ * version (or one it removes less than the mass-removal share of) nothing else would say that
+ * parties or aliases are missing. Allowed like a mass removal, for it is one.
  */
-export class CutMainTableError extends Error {
-  override readonly name = "CutMainTableError";
-  constructor(readonly cuts: readonly CutMainTable[]) {
+export class CutShortError extends Error {
+  override readonly name = "CutShortError";
+  constructor(readonly cuts: readonly CutShortFile[]) {
     super(
-      `Refused: ${cuts.map(describeCutMainTable).join("; ")}. A whole download has no such rows. Nothing was published. Import the files of one whole download together; if these are the files you mean to publish, import them again allowing mass removal (aml lists import --allow-mass-removal; over HTTP, allowMassRemoval=true)`,
+      `Refused: ${cuts.map(describeCutShortFile).join("; ")}. A whole download shows none of these. Nothing was published. Import the files of one whole download together; if these are the files you mean to publish, import them again allowing mass removal (aml lists import --allow-mass-removal; over HTTP, allowMassRemoval=true)`,
     );
   }
 }

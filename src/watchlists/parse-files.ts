@@ -2,7 +2,7 @@ import { decodeText } from "./decode";
 import { type Detection, detectListFile, type ListFormat } from "./detect";
 import { ukPublication } from "./editions";
 import { type ParsedList, SOURCE_LISTS, type WatchlistEntity } from "./entity";
-import { type CutMainTable, ListParseError } from "./errors";
+import { type CutShortFile, ListParseError } from "./errors";
 import { EntityCollector } from "./importers/common/list";
 import { assembleOfacCsvSets, type OfacCsvRole, requireAliasFile } from "./importers/ofac/csv-sets";
 import { mapOfacRecord } from "./importers/ofac/map";
@@ -53,12 +53,12 @@ function parseOfacCsvFiles(items: readonly Detected[]): ParsedPart {
   const collector = new EntityCollector();
   const warnings: string[] = [];
   const publications: ListPublication[] = [];
-  const cutShort: CutMainTable[] = [];
+  const cutShort: CutShortFile[] = [];
   for (const set of sets) {
     const outcome = parseOfacCsvSet(set);
     requireAliasFile(set);
     warnings.push(...outcome.warnings);
-    if (outcome.cut) cutShort.push(outcome.cut);
+    cutShort.push(...outcome.cuts);
     for (const record of outcome.records) collector.add(mapOfacRecord(record), record.location, set.main.name);
     const files = [set.main, set.add, set.alt, set.comments].flatMap((f) => (f ? [f.name] : []));
     publications.push({ files, externalIds: new Set(outcome.records.map((r) => r.uid)) });

@@ -108,7 +108,8 @@ describe("importListFiles", () => {
 
   test("undated editions of one kind (OFAC's CSV set, every routine update) get no edition warning", async () => {
     db = openDb(":memory:");
-    await importListFiles(db, ["ofac/snapshots/sdn_2024-05-03.csv", "ofac/add.csv", "ofac/alt.csv"].map(read), meta);
+    // A 2024 main table with 2023 companions is refused as from another download unless allowed (mass-removal.test.ts).
+    await importListFiles(db, ["ofac/snapshots/sdn_2024-05-03.csv", "ofac/add.csv", "ofac/alt.csv"].map(read), meta, { allowMassRemoval: true });
     // With the comments file this time: a file more, still nothing to compare.
     const update = await importListFiles(db, [...OFAC_SDN_SET, "ofac/sdn_comments.csv"].map(read), meta);
     expect(update.results[0]?.status).toBe("imported");
@@ -145,8 +146,11 @@ describe("importListFiles", () => {
     const allowed = await importListFiles(db, cut, meta, { allowMassRemoval: true });
     expect(allowed.results[0]?.version.nameCount).toBe((removal?.previousNames ?? 0) - (removal?.namesLost ?? 0));
     const note = `published with allowMassRemoval: 0 of ${removal?.previous.toLocaleString("en-US")} entities removed, ${removal?.namesLost.toLocaleString("en-US")} of ${removal?.previousNames.toLocaleString("en-US")} names lost`;
+    // And what the cut file itself shows: it ends without the mark the rest of its download carries.
+    const unmarked = "published with allowMassRemoval: alt.csv looks cut short: it ends without the end-of-file mark (0x1A)";
     expect(allowed.results[0]?.version.warnings[0]).toBe(note);
-    expect(lastImportAudit(db)[0]?.overridden).toEqual([note]);
+    expect(allowed.results[0]?.version.warnings[1]).toStartWith(unmarked);
+    expect(lastImportAudit(db)[0]?.overridden).toEqual([note, expect.stringMatching(/^published with allowMassRemoval: alt\.csv looks cut short: it ends without/)]);
   });
 
   test("OFAC's sdn.csv without alt.csv is refused as a set, on a first import too and whatever is allowed", async () => {

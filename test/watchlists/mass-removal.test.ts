@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openDb, type Db } from "@/storage/db";
-import { CutMainTableError, isMassRemoval, MASS_REMOVAL_FLOOR, MassRemovalError } from "@/watchlists/errors";
+import { CutShortError, isMassRemoval, MASS_REMOVAL_FLOOR, MassRemovalError } from "@/watchlists/errors";
 import { importListFiles, type ListFile } from "@/watchlists/import";
 import { latestSnapshot } from "@/watchlists/store/read";
 import { type CliFolder, cliFolder } from "../helpers/cli-folder";
@@ -22,6 +22,18 @@ const SDN_SET = ["sdn.csv", "add.csv", "alt.csv"];
 const sdnSet = (): ListFile[] => SDN_SET.map(read);
 /** Lines of sdn.csv to keep for about 95% of its entities: a cut the 10% mass-removal share lets through. */
 const SDN_LINES_95 = 13_150;
+
+/** One of OFAC's files cut after its first `lines` lines, at a line break (so without its end-of-file mark). */
+function cutFile(name: string, lines: number): ListFile {
+  const text = new TextDecoder("latin1").decode(read(name).bytes);
+  return { name, bytes: new Uint8Array(Buffer.from(`${text.split("\r\n").slice(0, lines).join("\r\n")}\r\n`, "latin1")) };
+}
+
+/** A file without OFAC's end-of-file mark, as a tool that re-saves it may leave it. */
+function withoutMark(file: ListFile): ListFile {
+  const end = file.bytes.lastIndexOf(0x1a);
+  return end < 0 ? file : { name: file.name, bytes: file.bytes.slice(0, end) };
+}
 
 /** sdn.csv cut after its first `lines` lines, at a line break, with add.csv and alt.csv whole. */
 function cutSdnSet(lines: number): ListFile[] {
@@ -69,10 +81,10 @@ describe("importListFiles", () => {
   test("a cut sdn.csv on a first import, with nothing to compare it with, is refused by its own companions' rows; allowed, it publishes and says so first", async () => {
     db = openDb(":memory:");
     const error = await importListFiles(db, cutSdnSet(3000), meta).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(CutMainTableError);
-    const cut = (error as CutMainTableError).cuts;
-    expect(cut).toEqual([{ source: "OFAC", file: "sdn.csv", companions: ["alt.csv", "add.csv"], orphanRows: expect.any(Number), companionRows: expect.any(Number) }]);
-    expect(cut[0]!.orphanRows).toBeGreaterThan(25_000);
+    expect(error).toBeInstanceOf(CutShortError);
+    const cut = (error as CutShortError).cuts;
+    expect(cut).toEqual([{ source: "OFAC", file: "sdn.csv", evidence: "ent_nums_missing", shownBy: ["alt.csv", "add.csv"], count: expect.any(Number), of: expect.any(Number) }]);
+    expect(cut[0]!.count).toBeGreaterThan(25_000);
     expect((error as Error).message).toMatch(
       /^Refused: sdn\.csv looks cut short, or comes from another download than alt\.csv and add\.csv: 25,\d{3} of their 36,\d{3} rows \(70%\) name an ent_num it does not hold, and every party missing from it would screen as Clear\. .*Nothing was published\..*aml lists import --allow-mass-removal/,
     );
@@ -92,12 +104,44 @@ describe("importListFiles", () => {
     }
   });
 
+  test("an alias file cut at a line break, which parses whole, is refused by the end-of-file mark the rest of its download carries", async () => {
+    db = openDb(":memory:");
+    const error = await importListFiles(db, [read("sdn.csv"), read("add.csv"), cutFile("alt.csv", 2_000)], meta).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CutShortError);
+    expect((error as CutShortError).cuts).toEqual([{ source: "OFAC", file: "alt.csv", evidence: "no_end_marker", shownBy: ["sdn.csv", "add.csv"] }]);
+    expect((error as Error).message).toContain("alt.csv looks cut short: it ends without the end-of-file mark (0x1A) that sdn.csv and add.csv of its download end with");
+    expect(latestSnapshot(db)).toBeNull();
+    // The same for the consolidated set's main table, too few rows for the counts (31 parties gone).
+    const cons = await importListFiles(db, [cutFile("cons_prim.csv", 411), read("cons_add.csv"), read("cons_alt.csv")], meta).catch((e: unknown) => e);
+    expect((cons as CutShortError).cuts?.map((c) => [c.file, c.evidence])).toEqual([["cons_prim.csv", "no_end_marker"]]);
+    // Files that all lack the mark (re-saved by a tool that drops it) are judged by their rows alone.
+    const unmarked = await importListFiles(db, SDN_SET.map((name) => withoutMark(read(name))), meta);
+    expect(unmarked.results[0]?.status).toBe("imported");
+  });
+
+  test("a main table newer than its companions is refused: OFAC gives every entry an address row", async () => {
+    db = openDb(":memory:");
+    const files = [{ name: "sdn.csv", bytes: new Uint8Array(readFileSync(join(OFAC, "snapshots", "sdn_2024-05-03.csv"))) }, read("add.csv"), read("alt.csv")];
+    const error = await importListFiles(db, files, meta).catch((e: unknown) => e);
+    expect((error as CutShortError).cuts).toEqual([{ source: "OFAC", file: "add.csv", evidence: "entries_without_rows", shownBy: ["sdn.csv"], count: 1_256, of: 14_965 }]);
+    expect((error as Error).message).toContain("add.csv looks cut short, or comes from another download than sdn.csv: 1,256 of the 14,965 entries of sdn.csv (8%) have no row in it");
+  });
+
+  test("a main table and address file cut together are refused by the alias rows, counted per file", async () => {
+    db = openDb(":memory:");
+    const error = await importListFiles(db, [cutFile("sdn.csv", SDN_LINES_95), cutFile("add.csv", 18_000), read("alt.csv")], meta).catch((e: unknown) => e);
+    expect((error as CutShortError).cuts.map((c) => [c.file, c.evidence, c.shownBy])).toEqual([
+      ["sdn.csv", "ent_nums_missing", ["alt.csv"]],
+      ["add.csv", "no_end_marker", ["alt.csv"]],
+    ]);
+  });
+
   test("a cut under the mass-removal share over a serving version is refused by the same count", async () => {
     db = openDb(":memory:");
     const whole = await importListFiles(db, sdnSet(), meta);
     const serving = latestSnapshot(db);
     const error = await importListFiles(db, cutSdnSet(SDN_LINES_95), meta).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(CutMainTableError);
+    expect(error).toBeInstanceOf(CutShortError);
     const removed = whole.results[0]!.version.entityCount - SDN_LINES_95;
     // What the mass-removal rule alone would have let through.
     expect(isMassRemoval(removed, whole.results[0]!.version.entityCount)).toBe(false);
@@ -182,7 +226,7 @@ describe("importListFiles", () => {
     const demoAgain = openDb(":memory:");
     try {
       await importListFiles(demoAgain, sdnSet(), meta, { isDemo: true });
-      expect(await importListFiles(demoAgain, cutSdnSet(3000), meta).catch((e: unknown) => e)).toBeInstanceOf(CutMainTableError);
+      expect(await importListFiles(demoAgain, cutSdnSet(3000), meta).catch((e: unknown) => e)).toBeInstanceOf(CutShortError);
     } finally {
       demoAgain.close();
     }
@@ -247,9 +291,9 @@ describe("POST /v1/lists/import", () => {
     try {
       const refused = await uploadLists(fresh.server.url, await fresh.token(), cutSdnSet(3000));
       expect(refused.status).toBe(409);
-      const problem = (await refused.json()) as { code: string; detail: string; cutShort: Array<{ source: string; file: string; companions: string[]; orphanRows: number; companionRows: number }> };
+      const problem = (await refused.json()) as { code: string; detail: string; cutShort: unknown[] };
       expect(problem.code).toBe("CONFLICT");
-      expect(problem.cutShort).toEqual([{ source: "OFAC", file: "sdn.csv", companions: ["alt.csv", "add.csv"], orphanRows: expect.any(Number), companionRows: expect.any(Number) }]);
+      expect(problem.cutShort).toEqual([{ source: "OFAC", file: "sdn.csv", evidence: "ent_nums_missing", shownBy: ["alt.csv", "add.csv"], count: expect.any(Number), of: expect.any(Number) }]);
       expect(problem.detail).toContain("allowMassRemoval=true");
       expect(latestSnapshot(fresh.server.ctx.db)?.isDemo ?? true).toBe(true);
       expect((await uploadLists(fresh.server.url, await fresh.token(), cutSdnSet(3000), "?allowMassRemoval=true")).status).toBe(201);

@@ -20,7 +20,7 @@ export function registerLists(program: Command): void {
     .description("Import list files or folders (source and format detected by content); a running server picks them up within seconds")
     .option(
       "--allow-mass-removal",
-      `publish even when a source would lose more than ${MASS_REMOVAL_SHARE * 100}% of its serving entities or names (at least ${MASS_REMOVAL_FLOOR}); or when an OFAC CSV main table's own alias and address files show it cut short; without it such an import is refused, as a truncated or partial file, or an alias file cut short, looks like that`,
+      `publish even when a source would lose more than ${MASS_REMOVAL_SHARE * 100}% of its serving entities or names (at least ${MASS_REMOVAL_FLOOR}); or when an OFAC CSV set's own files show one of them cut short or from another download; without it such an import is refused, as a truncated or partial file, or an alias file cut short, looks like that`,
     )
     .option(
       "--allow-older-edition",

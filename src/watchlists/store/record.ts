@@ -18,8 +18,8 @@ import {
   MASS_REMOVAL_FLOOR,
   MassRemovalError,
   OlderEditionError,
-  CutMainTableError,
-  describeCutMainTable,
+  CutShortError,
+  describeCutShortFile,
   type RegressionAllowances,
 } from "../errors";
 import { entityRow } from "./entity-row";
@@ -99,7 +99,7 @@ export async function recordImport(
         }
         // After the mass-removal rule, whose counts say more when a version serves; on a first
         // import, or a cut under its share, this is what says the parties are missing.
-        overridden.push(...refuseCutMainTable(item, options));
+        overridden.push(...refuseCutShort(item, options));
         if (!isStream(item)) {
           // Written: the parsed entities are garbage now, not something a large stream after them should sit on.
           item.entities = [];
@@ -205,14 +205,14 @@ function refuseRegression(
 }
 
 /**
- * Throws when the import's OFAC CSV main table is cut short by its own companions' count (on a first
- * import too, with nothing serving to count the loss against); allowed, what it let through.
+ * Throws when the import's OFAC CSV set shows one of its own files cut short (on a first import too,
+ * with nothing serving to count the loss against); allowed, what it let through.
  */
-function refuseCutMainTable(item: SourceImport, options: RegressionAllowances): string[] {
+function refuseCutShort(item: SourceImport, options: RegressionAllowances): string[] {
   const cuts = item.cutShort ?? [];
   if (cuts.length === 0) return [];
-  if (!options.allowMassRemoval) throw new CutMainTableError(cuts);
-  return cuts.map((cut) => `published with allowMassRemoval: ${describeCutMainTable(cut)}`);
+  if (!options.allowMassRemoval) throw new CutShortError(cuts);
+  return cuts.map((cut) => `published with allowMassRemoval: ${describeCutShortFile(cut)}`);
 }
 
 /**

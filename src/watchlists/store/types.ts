@@ -1,5 +1,5 @@
 import type { ListPart } from "../editions";
-import type { CutMainTable } from "../errors";
+import type { CutShortFile } from "../errors";
 import type { SourceList, WatchlistEntity } from "../entity";
 
 export interface ImportedFile {
@@ -34,7 +34,7 @@ export interface SourceImport {
   /** The lists it was read from (OFAC: SDN and non-SDN), kept so that the next import can tell one missing. */
   lists?: ListPart[];
   /** Main tables its own companion files show to be cut short: refused unless mass removal is allowed. */
-  cutShort?: CutMainTable[];
+  cutShort?: CutShortFile[];
 }
 
 export interface ListVersion {

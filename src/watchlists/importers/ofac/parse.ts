@@ -1,8 +1,9 @@
-import { type CutMainTable, ListParseError } from "../../errors";
+import { type CutShortFile, ListParseError } from "../../errors";
 import { type CsvRow, hasDosEofMarker, readCsv } from "../common/csv";
 import type { ParseOutcome, TextFile } from "../common/files";
 import { joinParts } from "../common/build";
 import { clean } from "../common/text";
+import { cutShortFiles } from "./cut-short";
 import { applyRemarks } from "./remarks";
 import { aliasKind, emptyRecord, type OfacRecord, sdnTypeFrom } from "./types";
 
@@ -81,31 +82,22 @@ function readMain(file: TextFile, byId: Map<string, OfacRecord>, remarks: Map<st
   }
 }
 
-/**
- * The share of the alias and address rows naming an ent_num their main table does not hold past
- * which the main table is said to look cut short (at least ORPHANS_FLOOR rows). A whole download has
- * none; a main table of one date with companions of another (the 2024-05-03 sdn.csv with the 2023
- * add.csv and alt.csv) has 173 of about 36,000 (0.5%); sdn.csv cut to 3,000 lines has 25,435 of
- * 36,081 (70%), and cut to 90% of its lines about 1,400 parties are gone (review: 10% missed that).
- * Such a cut is refused (CutMainTableError) on a first import too, where there is no serving
- * version to count the loss against, and over one whose mass-removal share it stays under.
- */
-export const ORPHAN_SHARE = 0.02;
-export const ORPHANS_FLOOR = 100;
-
 /** Parses one OFAC legacy CSV set. The legacy CSV carries no publication date. */
-export function parseOfacCsvSet(set: OfacCsvSet): ParseOutcome<OfacRecord> & { cut: CutMainTable | null } {
+export function parseOfacCsvSet(set: OfacCsvSet): ParseOutcome<OfacRecord> & { cuts: CutShortFile[] } {
   const warnings: string[] = [];
   const byId = new Map<string, OfacRecord>();
   const remarks = new Map<string, string>();
   readMain(set.main, byId, remarks);
-  /** Rows of the alias and address files, and those whose ent_num the main table does not hold. */
-  const companionRows = { read: 0, orphans: 0 };
+  /** Per alias and address file: its rows, and those whose ent_num the main table does not hold. */
+  const companions = new Map<TextFile, { rows: number; orphans: number }>();
+  const addressed = new Set<string>();
   const lookup = (file: TextFile, row: CsvRow): OfacRecord | undefined => {
     const record = byId.get(entNum(file, row));
     if (file === set.alt || file === set.add) {
-      companionRows.read++;
-      if (!record) companionRows.orphans++;
+      const counts = companions.get(file) ?? { rows: 0, orphans: 0 };
+      counts.rows++;
+      if (!record) counts.orphans++;
+      companions.set(file, counts);
     }
     if (!record) warnings.push(`${file.name} line ${row.line}: ent_num ${row.fields[0]} is not in ${set.main.name}; row skipped`);
     return record;
@@ -139,22 +131,12 @@ export function parseOfacCsvSet(set: OfacCsvSet): ParseOutcome<OfacRecord> & { c
     for (const row of rows(set.add, OFAC_CSV_FIELDS.add)) {
       const record = lookup(set.add, row);
       if (!record) continue;
+      addressed.add(record.uid);
       const [, , street, city, country] = row.fields;
       const full = joinParts([street, city, country]);
       if (full) record.addresses.push({ full, city: clean(city), country: clean(country) });
     }
   }
-  return { records: [...byId.values()], warnings, publishedAt: null, cut: cutMainTable(set, companionRows) };
-}
-
-/** The main table, when so many alias and address rows name ent_nums it lacks that it looks cut short. */
-function cutMainTable(set: OfacCsvSet, rows: { read: number; orphans: number }): CutMainTable | null {
-  if (rows.orphans < ORPHANS_FLOOR || rows.orphans <= rows.read * ORPHAN_SHARE) return null;
-  return {
-    source: "OFAC",
-    file: set.main.name,
-    companions: [set.alt?.name, set.add?.name].filter((name) => name !== undefined),
-    orphanRows: rows.orphans,
-    companionRows: rows.read,
-  };
+  const unaddressed = set.add ? byId.size - addressed.size : 0;
+  return { records: [...byId.values()], warnings, publishedAt: null, cuts: cutShortFiles(set, { companions, entries: byId.size, unaddressed }) };
 }
