@@ -2,7 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { invalidInput } from "@/errors";
 import { PARTIAL_BACKUP_FILE, unusableBackupFolder } from "@/storage/backup";
-import { DB_FILE } from "@/storage/db";
+import { DB_FILE, unfinishedBackupError } from "@/storage/db";
 import { listFolderFiles } from "@/watchlists/list-folder";
 
 // Checks on the paths a command is given, made before anything is opened, so a typo creates nothing.
@@ -11,11 +11,7 @@ import { listFolderFiles } from "@/watchlists/list-folder";
 export function requireApplianceData(dataDir: string): void {
   const folder = resolve(dataDir);
   if (existsSync(join(folder, DB_FILE))) return;
-  if (existsSync(join(folder, PARTIAL_BACKUP_FILE))) {
-    throw invalidInput(
-      `${folder} holds an unfinished backup (${PARTIAL_BACKUP_FILE}, no ${DB_FILE}): the aml backup that wrote it was stopped part-way; take the backup again into a new folder`,
-    );
-  }
+  if (existsSync(join(folder, PARTIAL_BACKUP_FILE))) throw unfinishedBackupError(folder);
   throw invalidInput(
     `no appliance data in ${folder} (no ${DB_FILE}): check --data-dir, AML_DATA_DIR or the config file's dataDir; a new folder is created by aml serve, aml migrate, aml lists import or aml tenant create`,
   );

@@ -2,10 +2,9 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, renameSync
 import { join, resolve } from "node:path";
 import { syncDirectory, syncFile } from "@/lib/durable-fs";
 import { MASTER_KEY_FILE } from "@/lib/secret-box";
-import { DB_FILE, type Db } from "./db";
+import { DB_FILE, type Db, PARTIAL_BACKUP_FILE } from "./db";
 
-/** The name a backup's database has until it is complete (backupDataFolder). */
-export const PARTIAL_BACKUP_FILE = `${DB_FILE}.partial`;
+export { PARTIAL_BACKUP_FILE };
 
 export interface BackupResult {
   folder: string;

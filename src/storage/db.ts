@@ -1,8 +1,9 @@
 import { Database, type Statement } from "bun:sqlite";
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import type { Config } from "@/config";
+import { invalidInput, type ServiceError } from "@/errors";
 import { oncePer } from "@/lib/once-per";
 import { MASTER_KEY_FILE } from "@/lib/secret-box";
 import { migrate } from "./migrate";
@@ -90,6 +91,9 @@ export function openDb(dataDirOrMemory: string, options: OpenDbOptions = {}): Db
  * existing folder or file keeps the mode its operator gave it (privateModeWarnings reports a loose one).
  */
 function createPrivately(dataDir: string, dbPath: string): void {
+  // Every command that may create the database, aml serve and aml migrate among them: a new empty
+  // one beside an unfinished backup would later verify as an intact appliance with no entries.
+  if (!existsSync(dbPath) && existsSync(join(dataDir, PARTIAL_BACKUP_FILE))) throw unfinishedBackupError(dataDir);
   if (!existsSync(dataDir)) {
     // Missing parents get the usual mode: only the data folder itself is private.
     mkdirSync(dirname(dataDir), { recursive: true });
@@ -100,6 +104,16 @@ function createPrivately(dataDir: string, dbPath: string): void {
     closeSync(openSync(dbPath, "a", 0o600));
     chmodSync(dbPath, 0o600);
   }
+}
+
+/** The name a backup's database has until it is complete (backupDataFolder). */
+export const PARTIAL_BACKUP_FILE = `${DB_FILE}.partial`;
+
+/** A folder holding a backup stopped part-way, which no command may open or create an appliance in (exit 2). */
+export function unfinishedBackupError(dataDir: string): ServiceError {
+  return invalidInput(
+    `${resolve(dataDir)} holds an unfinished backup (${PARTIAL_BACKUP_FILE}, no ${DB_FILE}): the aml backup that wrote it was stopped part-way; take the backup again into a new folder`,
+  );
 }
 
 /** Warnings for a data folder, aml.db or master.key that other users may read (group or other permission bits). */

@@ -121,7 +121,16 @@ describe("aml backup", () => {
     const folder = freshDir();
     writeFileSync(join(folder, PARTIAL_BACKUP_FILE), new Uint8Array(4096), { mode: 0o600 });
     writeFileSync(join(folder, `${PARTIAL_BACKUP_FILE}-journal`), new Uint8Array(1024), { mode: 0o600 });
-    for (const args of [["audit", "verify", "--all"], ["tenant", "list"]]) {
+    // The commands that may create a data folder too: a new aml.db beside the copy would verify as an
+    // intact appliance with no entries.
+    const lists = join(import.meta.dir, "..", "..", "..", "shared", "watchlists", "un", "consolidated.xml");
+    const setUp = [
+      ["migrate"],
+      ["serve"],
+      ["lists", "import", lists],
+      ["tenant", "create", "--name", "Acme", "--slug", "acme", "--contact-email", "ops@acme.example", "--plan", "p", "--lists", "UN"],
+    ];
+    for (const args of [["audit", "verify", "--all"], ["tenant", "list"], ...setUp]) {
       expectCleanFailure(await runCli(args, { dataDir: folder }), 2, /holds an unfinished backup \(aml\.db\.partial, no aml\.db\)/);
     }
     expect(readdirSync(folder).sort()).toEqual([PARTIAL_BACKUP_FILE, `${PARTIAL_BACKUP_FILE}-journal`]);
