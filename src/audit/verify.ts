@@ -1,4 +1,5 @@
 import { canonicalJson } from "@/lib/canonical-json";
+import { runPaced, runSteps } from "@/lib/steps";
 import type { Db } from "@/storage/db";
 import { entryHash, GENESIS_HASH } from "./chain";
 import type { AuditRow } from "./rows";
@@ -37,28 +38,52 @@ export interface AuditVerification {
 }
 
 /**
- * Walks a chain in sequence order and recomputes every hash. Reads in one snapshot (a read transaction).
- * `chain` is the chain's key in audit_log: a tenant's id, or SYSTEM_CHAIN for appliance-wide events.
- * Both kinds are stored, linked and hashed alike (the key itself is part of every entry's hash), so
- * one walk verifies either. With an anchor, the chain must also still reach the anchor's sequence
- * with the anchor's hash there.
+ * Walks a chain in sequence order and recomputes every hash, in one snapshot (a read transaction):
+ * the CLI's verification. `chain` is the chain's key in audit_log: a tenant's id, or SYSTEM_CHAIN for
+ * appliance-wide events. Both kinds are stored, linked and hashed alike (the key itself is part of
+ * every entry's hash), so one walk verifies either. With an anchor, the chain must also still reach
+ * the anchor's sequence with the anchor's hash there.
  */
 export function verifyAuditChain(db: Db, chain: string, anchor: ChainAnchor | null = null): AuditVerification {
-  return db.sqlite.transaction(() => {
-    const rows = db.sqlite
-      .query<AuditRow, [string]>("SELECT * FROM audit_log WHERE chain = ? ORDER BY seq ASC")
-      .iterate(chain);
-    let expectedPrev = GENESIS_HASH;
-    let expectedSeq = 1;
-    let checked = 0;
-    const broken = (reason: BreakReason, entryId: string | null): AuditVerification => ({
-      intact: false,
-      entriesChecked: checked,
-      firstBrokenEntryId: entryId,
-      reason,
-      lastHash: null,
-      anchor,
-    });
+  return db.sqlite.transaction(() => runSteps(verificationSteps(db, chain, anchor)))();
+}
+
+/**
+ * The same walk in the serving process, a page of entries at a time with requests let in between:
+ * at about 8 µs an entry, a chain of 77,000 entries held the one request thread for 0.7 s (audit
+ * probe), and any key with Screening.Read could ask for it again and again. No read transaction
+ * spans the pauses; the walk ends at the last entry there was when it began, and entries are
+ * immutable (triggers), so it checks what one snapshot would.
+ */
+export function verifyAuditChainPaced(db: Db, chain: string, anchor: ChainAnchor | null = null): Promise<AuditVerification> {
+  return runPaced(verificationSteps(db, chain, anchor), VERIFY_SLICE_MS);
+}
+
+/** Entries read at a time, and the time the walk may hold the thread before it lets requests in. */
+const VERIFY_PAGE_ROWS = 500;
+const VERIFY_SLICE_MS = 4;
+
+function* verificationSteps(db: Db, chain: string, anchor: ChainAnchor | null): Generator<void, AuditVerification> {
+  const last = db.sqlite.query<{ seq: number | string | null }, [string]>("SELECT max(seq) AS seq FROM audit_log WHERE chain = ?").get(chain)?.seq ?? null;
+  // Ordered by (chain, seq), unique: each page starts after the last entry of the one before.
+  const page = db.sqlite.query<AuditRow, [string, number | string, number | string, number]>(
+    "SELECT * FROM audit_log WHERE chain = ? AND seq > ? AND seq <= ? ORDER BY seq ASC LIMIT ?",
+  );
+  let expectedPrev = GENESIS_HASH;
+  let expectedSeq = 1;
+  let checked = 0;
+  const broken = (reason: BreakReason, entryId: string | null): AuditVerification => ({
+    intact: false,
+    entriesChecked: checked,
+    firstBrokenEntryId: entryId,
+    reason,
+    lastHash: null,
+    anchor,
+  });
+  // Below any sequence a row may hold: a tampered one may be 0, negative or text (text sorts above numbers).
+  let after: number | string = Number.MIN_SAFE_INTEGER;
+  while (last !== null) {
+    const rows = page.all(chain, after, last, VERIFY_PAGE_ROWS);
     for (const row of rows) {
       checked++;
       if (row.seq !== expectedSeq) return broken("sequence_gap", row.id);
@@ -93,16 +118,19 @@ export function verifyAuditChain(db: Db, chain: string, anchor: ChainAnchor | nu
       expectedPrev = row.hash;
       expectedSeq++;
     }
-    if (anchor !== null && checked < anchor.sequence) return broken("truncated", null);
-    return {
-      intact: true,
-      entriesChecked: checked,
-      firstBrokenEntryId: null,
-      reason: null,
-      lastHash: checked > 0 ? expectedPrev : null,
-      anchor,
-    };
-  })();
+    if (rows.length < VERIFY_PAGE_ROWS) break;
+    after = rows[rows.length - 1]!.seq;
+    yield;
+  }
+  if (anchor !== null && checked < anchor.sequence) return broken("truncated", null);
+  return {
+    intact: true,
+    entriesChecked: checked,
+    firstBrokenEntryId: null,
+    reason: null,
+    lastHash: checked > 0 ? expectedPrev : null,
+    anchor,
+  };
 }
 
 /**

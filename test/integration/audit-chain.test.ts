@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { entryHash } from "@/audit/chain";
 import type { AuditEntry, AuditRow } from "@/audit/rows";
-import { type AuditVerification, verifyAuditChain } from "@/audit/verify";
+import { appendAudit } from "@/audit/append";
+import { type AuditVerification, verifyAuditChain, verifyAuditChainPaced } from "@/audit/verify";
+import { writeTx } from "@/storage/db";
 import type { CallMeta } from "@/context";
 import type { CreatedTenant } from "@/tenants/create";
 import { issueApiKey } from "@/tenants/keys";
@@ -187,6 +189,33 @@ describe("tampering is detected", () => {
     const cli = await verifyWithCli(tenant);
     expect(cli.code).toBe(3);
     expect(cli.result).toMatchObject(expected);
+  });
+
+  test("a chain of many pages is walked whole over HTTP, letting other work in between, and a break past the first page is found", async () => {
+    const { tenant } = busyTenant();
+    const meta: CallMeta = { actor: { type: "system", id: "chain-test" } };
+    writeTx(server.ctx.db, () => {
+      for (let i = 0; i < 4_000; i++) appendAudit(server.ctx.db, { chain: tenant.tenant.id, action: "test.entry", targetType: "test", details: { i }, at: new Date(), meta });
+    });
+    const whole = verifyAuditChain(server.ctx.db, tenant.tenant.id);
+    expect(whole).toMatchObject({ intact: true, entriesChecked: 4_005 });
+    // The serving process's walk pauses for requests: a timer set as it starts runs before it ends.
+    let timerRan = false;
+    setTimeout(() => {
+      timerRan = true;
+    }, 0);
+    const paced = verifyAuditChainPaced(server.ctx.db, tenant.tenant.id);
+    expect(timerRan).toBe(false);
+    expect(await paced).toEqual(whole);
+    expect(timerRan).toBe(true);
+    expect(await verifyOverHttp(tenant)).toMatchObject(whole);
+
+    const row = server.ctx.db.sqlite.query<AuditRow, [string]>("SELECT * FROM audit_log WHERE chain = ? AND seq = 3210").get(tenant.tenant.id);
+    tamperAuditLog(server.dataDir, "audit_log_no_update", (db) => db.run("UPDATE audit_log SET details = ? WHERE id = ?", ['{"i":-1}', row?.id ?? ""]));
+    const expected = { intact: false, firstBrokenEntryId: row?.id, reason: "hash_mismatch", entriesChecked: 3_210 };
+    expect(verifyAuditChain(server.ctx.db, tenant.tenant.id)).toMatchObject(expected);
+    expect(await verifyOverHttp(tenant)).toMatchObject(expected);
+    expect((await verifyWithCli(tenant)).result).toMatchObject(expected);
   });
 
   test("details that are no longer JSON are reported as unreadable", async () => {

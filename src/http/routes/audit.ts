@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import { auditExportPages, listAudit, planAuditExport } from "@/audit/list";
 import type { AuditEntry } from "@/audit/rows";
-import { BREAK_REASONS, SHA256_HEX, verifyAuditChain } from "@/audit/verify";
+import { BREAK_REASONS, SHA256_HEX, verifyAuditChainPaced } from "@/audit/verify";
 import { csvLines } from "@/exports/csv";
 import { yieldToEventLoop } from "@/lib/steps";
 import { offsetDateTime } from "@/lib/validate";
@@ -217,7 +217,7 @@ export function auditRoutes(deps: HttpDeps) {
       "/v1/audit/verify",
       ({ caller, query }) => {
         const anchor = query.sequence !== undefined && query.hash !== undefined ? { sequence: query.sequence, hash: query.hash } : null;
-        return verifyAuditChain(deps.db, caller.tenantId, anchor);
+        return verifyAuditChainPaced(deps.db, caller.tenantId, anchor);
       },
       {
       tenant: "Screening.Read",
@@ -227,7 +227,7 @@ export function auditRoutes(deps: HttpDeps) {
         ...secured("Screening.Read", {
           summary: "Verify the tenant's audit hash chain",
           description:
-            "Walks the tenant's entries in sequence order and recomputes each SHA-256 hash (sha256(prevHash + \"\\n\" + canonical JSON of the entry)). Returns intact, the number of entries checked and, when broken, firstBrokenEntryId with a reason (hash_mismatch, link_mismatch, sequence_gap, unreadable_details). A chain proves nothing was changed or removed before its last entry, not that entries were not cut from its end: keep each verification's entriesChecked and lastHash outside the appliance and pass them as sequence and hash next time, and the chain must still have that entry with that hash (else truncated or anchor_mismatch). Any other query parameter is 400.",
+            "Walks the tenant's entries in sequence order and recomputes each SHA-256 hash (sha256(prevHash + \"\\n\" + canonical JSON of the entry)). It checks the entries there were when it began, 500 at a time, serving other requests in between, so a long chain does not hold up the appliance. Returns intact, the number of entries checked and, when broken, firstBrokenEntryId with a reason (hash_mismatch, link_mismatch, sequence_gap, unreadable_details). A chain proves nothing was changed or removed before its last entry, not that entries were not cut from its end: keep each verification's entriesChecked and lastHash outside the appliance and pass them as sequence and hash next time, and the chain must still have that entry with that hash (else truncated or anchor_mismatch). Any other query parameter is 400.",
           tags: ["Audit"],
         }),
         responses: {
