@@ -274,6 +274,12 @@ describe("anchors: an earlier run's entriesChecked and lastHash", () => {
     const garbage = file("garbage");
     writeFileSync(garbage, '{"hello": "world"}');
     const hash = "a".repeat(64);
+    // An earlier run's output with its anchor edited: a sequence no entry has, a hash no entry can have.
+    const edited = (entriesChecked: number, lastHash: string) => {
+      const path = file(`edited-${entriesChecked}-${lastHash.length}`);
+      writeFileSync(path, JSON.stringify({ chain: "x", tenant: slug, intact: true, entriesChecked, lastHash, firstBrokenEntryId: null, reason: null, anchor: null }));
+      return path;
+    };
     for (const [args, message] of [
       [[slug, "--expect", "5"], /^error: --expect must be <sequence>:<hash>/],
       [[slug, "--expect", `0:${hash}`], /^error: --expect must be <sequence>:<hash>/],
@@ -281,6 +287,9 @@ describe("anchors: an earlier run's entriesChecked and lastHash", () => {
       [[slug, "--expect", `5:${hash}`, "--against", garbage], /^error: give --expect or --against, not both\./],
       [[slug, "--against", join(tmpdir(), "no-such-anchor-file.json")], /^error: --against: cannot read /],
       [[slug, "--against", garbage], /^error: --against: .* is not the --json output of `aml audit verify`/],
+      [[slug, "--against", edited(4.5, hash)], /^error: --against: .* is not the --json output of `aml audit verify`/],
+      [[slug, "--against", edited(4, "not-a-hash")], /^error: --against: .* is not the --json output of `aml audit verify`/],
+      [[slug, "--against", edited(4, hash.toUpperCase())], /^error: --against: .* is not the --json output of `aml audit verify`/],
     ] as const) {
       const result = await folder.aml(["audit", "verify", ...args]);
       expect({ args, code: result.code, stdout: result.stdout }).toEqual({ args, code: 2, stdout: "" });

@@ -127,8 +127,13 @@ export function anchorsFromRun(text: string): Map<string, ChainAnchor> | null {
   const runs = Array.isArray(top.chains) ? top.chains.map(record) : [top];
   const anchors = new Map<string, ChainAnchor>();
   for (const run of runs) {
-    if (run === null || typeof run.chain !== "string" || typeof run.intact !== "boolean" || typeof run.entriesChecked !== "number") return null;
-    if (run.intact && typeof run.lastHash === "string" && run.entriesChecked >= 1) anchors.set(run.chain, { sequence: run.entriesChecked, hash: run.lastHash });
+    if (run === null || typeof run.chain !== "string" || typeof run.intact !== "boolean" || !Number.isSafeInteger(run.entriesChecked)) return null;
+    const sequence = run.entriesChecked as number;
+    if (!run.intact || sequence < 1) continue;
+    // What --expect refuses is unreadable here too: an anchor of a sequence no entry has, or a hash
+    // no entry can have, would be checked against nothing, or give a verdict on a typo.
+    if (typeof run.lastHash !== "string" || !SHA256_HEX.test(run.lastHash)) return null;
+    anchors.set(run.chain, { sequence, hash: run.lastHash });
   }
   return anchors;
 }
