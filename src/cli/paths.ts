@@ -48,6 +48,8 @@ export function requireListPaths(paths: readonly string[]): void {
  * folder is opened: a backup never mixes with or overwrites another one.
  */
 export function requireNewFolder(path: string): void {
+  // "" resolves to the working folder: a script whose destination variable is unset.
+  if (path.trim() === "") throw invalidInput("the backup folder is empty; give a new folder for the backup");
   const unusable = unusableBackupFolder(resolve(path));
   if (unusable !== null) throw invalidInput(unusable);
 }

@@ -1,4 +1,4 @@
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { syncDirectory, syncFile } from "@/lib/durable-fs";
 import { MASTER_KEY_FILE } from "@/lib/secret-box";
@@ -18,7 +18,10 @@ export interface BackupResult {
  * backup never mixes with or overwrites another one.
  */
 export function unusableBackupFolder(folder: string): string | null {
-  if (!existsSync(folder)) return null;
+  // lstat: a link to nowhere does not exist for existsSync, and mkdir would then fail on it.
+  const link = lstatSync(folder, { throwIfNoEntry: false });
+  if (link === undefined) return null;
+  if (link.isSymbolicLink() && !existsSync(folder)) return `${folder} is a symbolic link to nothing; give a new folder for the backup`;
   if (!statSync(folder).isDirectory()) return `${folder} is a file, not a folder; give a new folder for the backup`;
   return readdirSync(folder).length > 0 ? `Backup folder ${folder} is not empty; choose a new folder` : null;
 }

@@ -204,6 +204,11 @@ describe("a mistake in the command exits 2, whoever finds it", () => {
     expect(readdirSync(used)).toEqual(["notes.txt"]);
     const file = join(used, "notes.txt");
     expectCleanFailure(await folder.aml(["backup", file]), 2, `error: ${file} is a file, not a folder; give a new folder for the backup`);
+    // A link to nowhere, and an empty name (a script's unset variable, which would mean the working folder).
+    const dangling = join(folder.dataDir, "dangling-backup");
+    symlinkSync(join(folder.dataDir, "no-such-target"), dangling);
+    expectCleanFailure(await folder.aml(["backup", dangling]), 2, `error: ${dangling} is a symbolic link to nothing; give a new folder for the backup`);
+    expectCleanFailure(await folder.aml(["backup", ""]), 2, "error: the backup folder is empty; give a new folder for the backup");
   });
 
   test.concurrent.each([
