@@ -34,6 +34,27 @@ export function emptyListError(source: string, files: readonly string[]): ListPa
   });
 }
 
+/** How far ahead of this appliance's clock a publication date may be: time zones, and a clock a little slow. */
+const FUTURE_PUBLICATION_MARGIN_MS = 2 * 24 * 3600 * 1000;
+
+/**
+ * The refusal of a list dated more than two days after the appliance's clock, or null. Published,
+ * the date would make every real edition after it look older (refused as such), and its age, counted
+ * from a future day, would never reach maxDataAgeDays. Either the file was altered or this machine's
+ * clock is wrong. `files`: the files of the list so dated, not of the whole import.
+ */
+export function futureEditionError(source: string, files: readonly string[], publishedAt: string | null, at: Date): ListParseError | null {
+  // An unreadable date (kept as written, never given to Date.parse, which reads "Week 47" as 2047) is no date to compare.
+  const ms = publishedAtMs(publishedAt);
+  if (ms === null || ms <= at.getTime() + FUTURE_PUBLICATION_MARGIN_MS) return null;
+  const day = new Date(ms).toISOString().slice(0, 10);
+  return new ListParseError({
+    file: files.join(" + "),
+    location: "publication date",
+    reason: `${source} says it was published ${day}, after this appliance's clock (${at.toISOString().slice(0, 10)}): a future date would make every later edition look older and hide the list's age. Nothing was published. Check the file (an official download is never dated ahead) or this machine's clock`,
+  });
+}
+
 /** One source whose import would remove more than the allowed share of its serving entities or names. */
 export interface MassRemoval {
   source: string;

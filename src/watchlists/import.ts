@@ -17,7 +17,7 @@ import { type JobFile, type PepStreamJob, streamPepJob } from "./pep-stream-job"
 import { withImportLock } from "./store/import-lock";
 import { recordImport } from "./store/record";
 import type { DuplicateFile, ImportedFile, ImportProgress, ImportReport, SourceImport } from "./store/types";
-import type { RegressionAllowances } from "./errors";
+import { futureEditionError, type RegressionAllowances } from "./errors";
 
 export interface ListFile {
   name: string;
@@ -143,6 +143,13 @@ export function distinctFiles(files: readonly ListFile[]): { distinct: ListFile[
 async function wholeImports(whole: readonly ListFile[], options: ImportListOptions): Promise<SourceImport[]> {
   if (whole.length === 0) return [];
   const parts = await parseListParts(whole.map((f) => ({ name: f.name, bytes: f.bytes })));
+  // Each part by its own date: merged, a source is dated by its oldest part, and a part dated ahead
+  // of the clock beside an older one would pass (recordImport checks the merged date).
+  const at = options.at ?? new Date();
+  for (const { list } of parts) {
+    const ahead = futureEditionError(list.source, list.files, list.publishedAt, at);
+    if (ahead) throw ahead;
+  }
   if (parts.length > 0) options.onParsed?.(parts.map((p) => p.list));
   return mergeBySource(parts).map(
     ({ list, inputs, lists }): SourceImport => ({

@@ -47,6 +47,22 @@ describe("importListFiles", () => {
     expect(real.results[0]?.status).toBe("imported");
   });
 
+  test("a part dated ahead of the clock beside undated files of its source is refused, naming only its own file", async () => {
+    db = openDb(":memory:");
+    // OFAC's SDN CSV set (undated) with the non-SDN list's XML dated 2099: merged, the source would
+    // take the older, known date of its parts, and the 2099 one would pass unseen.
+    const OFAC = join(LISTS, "ofac");
+    const future = readFileSync(join(OFAC, "consolidated.xml"), "utf8").replace(/<Publish_Date>[^<]*<\/Publish_Date>/, "<Publish_Date>03/08/2099</Publish_Date>");
+    const files = [
+      ...["sdn.csv", "add.csv", "alt.csv"].map((name) => ({ name, bytes: new Uint8Array(readFileSync(join(OFAC, name))) })),
+      { name: "consolidated.xml", bytes: bytes(future) },
+    ];
+    const error = await importListFiles(db, files, meta, { allowMassRemoval: true, allowOlderEdition: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ListParseError);
+    expect((error as Error).message).toStartWith("consolidated.xml: publication date: OFAC says it was published 2099-03-08, after this appliance's clock");
+    expect(latestSnapshot(db)).toBeNull();
+  });
+
   test("the margin is two days from the import's clock; an unreadable date is no date and imports", async () => {
     // The real file's dateGenerated is 2026-02-27T00:00:09.554Z.
     const published = Date.parse("2026-02-27T00:00:09.554Z");

@@ -11,8 +11,8 @@ import type { ListPart } from "../editions";
 import {
   describeLostList,
   emptyListError,
+  futureEditionError,
   isMassRemoval,
-  ListParseError,
   isOlderEdition,
   type LostList,
   MASS_REMOVAL_FLOOR,
@@ -251,24 +251,14 @@ function legacyListsLost(item: SourceImport, previous: VersionRow, removed: numb
   return [{ files: served }];
 }
 
-/** How far ahead of this appliance's clock a publication date may be: time zones, and a clock a little slow. */
-const FUTURE_PUBLICATION_MARGIN_MS = 2 * 24 * 3600 * 1000;
-
 /**
- * Throws for a list dated more than two days after the appliance's clock. Published, the date would
- * make every real edition after it look older (refused as such), and its age, counted from a future
- * day, would never reach maxDataAgeDays. Either the file was altered or this machine's clock is wrong.
+ * Throws when the import is dated ahead of this appliance's clock (futureEditionError). Here for a
+ * streamed list, which knows its date only at its end; each part of a merged import is checked when
+ * parsed (import.ts), since the merged date is its oldest part's.
  */
 function refuseFutureEdition(item: SourceImport, at: Date): void {
-  // An unreadable date (kept as written, never given to Date.parse, which reads "Week 47" as 2047) is no date to compare.
-  const ms = publishedAtMs(item.publishedAt);
-  if (ms === null || ms <= at.getTime() + FUTURE_PUBLICATION_MARGIN_MS) return;
-  const publishedAt = new Date(ms).toISOString();
-  throw new ListParseError({
-    file: item.files.map((f) => f.name).join(" + "),
-    location: "publication date",
-    reason: `${item.source} says it was published ${publishedAt.slice(0, 10)}, after this appliance's clock (${at.toISOString().slice(0, 10)}): a future date would make every later edition look older and hide the list's age. Nothing was published. Check the file (an official download is never dated ahead) or this machine's clock`,
-  });
+  const error = futureEditionError(item.source, item.files.map((f) => f.name), item.publishedAt, at);
+  if (error) throw error;
 }
 
 /**
