@@ -52,6 +52,8 @@ export class KeySetCache {
   #lastFetchStartedAt = Number.NEGATIVE_INFINITY;
   /** The last load's error while no key set has ever loaded; cleared by the first success. */
   #firstLoadError: OidcDiscoveryError | null = null;
+  /** Whether the last refresh of a loaded key set failed (the IdP down or hanging); cleared by a success. */
+  #lastRefreshFailed = false;
 
   constructor(private readonly opts: KeySetCacheOptions) {}
 
@@ -72,7 +74,12 @@ export class KeySetCache {
     if (now - snapshot.fetchedAt < this.opts.maxAgeMs) return snapshot;
     if (!this.#inflight && now - this.#lastFetchStartedAt < this.opts.refreshMinIntervalMs) return snapshot;
     // Periodic refresh drops keys the IdP has revoked; if the IdP is down, keep serving the old set.
-    return this.#refresh().catch(() => snapshot);
+    const refreshed = this.#refresh().catch(() => snapshot);
+    // Once a refresh has failed, the set in hand serves at once while the next runs behind: an IdP
+    // that hangs held every bearer request for the fetch timeout (5 s), again every refresh interval
+    // (auth probe). While refreshes succeed the caller waits for one, so a key the IdP withdrew is
+    // refused from the first request after maxAgeMs.
+    return this.#lastRefreshFailed ? snapshot : refreshed;
   }
 
   /**
@@ -118,6 +125,7 @@ export class KeySetCache {
       const resolve = createLocalJWKSet(jwks);
       this.#snapshot = { jwks, resolve, fetchedAt: this.opts.now() };
       this.#firstLoadError = null;
+      this.#lastRefreshFailed = false;
       this.opts.onEvent?.({ type: "jwks_fetched", keyCount: jwks.keys.length });
       return this.#snapshot;
     } catch (error) {
@@ -127,6 +135,7 @@ export class KeySetCache {
       this.opts.onEvent?.({ type: "jwks_fetch_failed", detail, hadCachedKeys: this.#snapshot !== null });
       const failure = error instanceof OidcDiscoveryError ? error : new OidcDiscoveryError(`JWKS: ${detail}`);
       if (this.#snapshot === null) this.#firstLoadError = failure;
+      else this.#lastRefreshFailed = true;
       throw failure;
     }
   }
@@ -166,12 +175,31 @@ export class KeySetCache {
       await res.body?.cancel();
       throw new OidcDiscoveryError(`${what} fetch returned HTTP ${res.status}`);
     }
-    const text = await res.text();
-    if (text.length > MAX_DOCUMENT_BYTES) throw new OidcDiscoveryError(`${what} document too large`);
+    const text = await readCapped(res, MAX_DOCUMENT_BYTES);
+    if (text === null) throw new OidcDiscoveryError(`${what} document too large`);
     try {
       return JSON.parse(text);
     } catch {
       throw new OidcDiscoveryError(`${what} document is not JSON`);
     }
   }
+}
+
+/** The body as text, or null once it passes `max` bytes: read no further than that, whatever the IdP sends. */
+async function readCapped(res: Response, max: number): Promise<string | null> {
+  const reader = res.body?.getReader();
+  if (!reader) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
 }

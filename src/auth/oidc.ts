@@ -4,7 +4,7 @@ import { decodeProtectedHeader, errors as jose, type JWTPayload, type JWTVerifyO
 import { hasControlCharacter } from "@/lib/control-characters";
 import { type ClaimPath, claimAsString, claimAsStringList, isSpaceDelimitedClaim, readClaim } from "./claims";
 import { type OidcConfig, type ResolvedOidcConfig, resolveOidcConfig } from "./oidc-config";
-import { fromJoseError, InvalidTokenError } from "./oidc-errors";
+import { fromJoseError, InvalidTokenError, OidcDiscoveryError } from "./oidc-errors";
 import { KeySetCache, type KeySnapshot, type OidcDiscoveryDocument } from "./oidc-keys";
 
 export { ASYMMETRIC_ALGORITHMS, type OidcConfig } from "./oidc-config";
@@ -156,7 +156,12 @@ export function createOidcVerifier(input: OidcConfig): OidcVerifier {
     const found = await candidateKeys(snapshot, header);
     if (found.length > 0) return found;
     // Unknown kid: probably a key rotation at the IdP.
-    const fresh = await keys.refreshForUnknownKey();
+    // The IdP unreachable now is no reason to answer 503: the keys in hand were checked, and none is
+    // this token's, which is what any made-up kid gets (auth probe: a forged token got 503 NOT_READY).
+    const fresh = await keys.refreshForUnknownKey().catch((error: unknown) => {
+      if (error instanceof OidcDiscoveryError) throw new InvalidTokenError("unknown_key", "no matching key; the IdP's key set could not be fetched again");
+      throw error;
+    });
     if (!fresh) throw new InvalidTokenError("unknown_key", "no matching key; JWKS refetch rate-limited");
     const again = await candidateKeys(fresh, header);
     if (again.length === 0) throw new InvalidTokenError("unknown_key", "no matching key in the IdP's key set");

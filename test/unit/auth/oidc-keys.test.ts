@@ -72,6 +72,79 @@ describe("key rotation", () => {
   });
 });
 
+describe("an IdP down or hanging once keys have loaded", () => {
+  /** The real IdP until `mode` says otherwise: "down" refuses at once, "hang" answers never (until fetch's timeout aborts it). */
+  let mode: "up" | "down" | "hang" = "up";
+  const hanging = new Set<string>();
+  const unreliable: FetchLike = (url, init) => {
+    requests.push(url);
+    if (mode === "up") return fetch(url, init);
+    if (mode === "down") return Promise.reject(new Error("connect ECONNREFUSED"));
+    const id = `${url}#${requests.length}`;
+    hanging.add(id);
+    return new Promise((_resolve, reject) => {
+      init?.signal?.addEventListener("abort", () => {
+        hanging.delete(id);
+        reject(new Error("The operation timed out."));
+      });
+    });
+  };
+  beforeEach(() => {
+    mode = "up";
+  });
+
+  test("after one refresh has waited out a hanging IdP, later ones run behind while the keys in hand serve at once", async () => {
+    const verifier = newVerifier({ fetch: unreliable, jwksMaxAgeMs: 60_000, fetchTimeoutMs: 200 });
+    const token = await idp.clientCredentialsToken();
+    await verifier.verify(token);
+    mode = "hang";
+    clock += 61_000;
+    // The first refresh past maxAgeMs is waited for (a key the IdP withdrew is refused at once while
+    // refreshes succeed); it times out, and the set in hand serves.
+    expect(await reasonOf(verifier.verify(token))).toBe("accepted");
+    expect(hanging.size).toBe(0);
+    clock += 30_000;
+    // The next refresh starts, still hanging, and the request does not wait for it.
+    expect(await reasonOf(verifier.verify(token))).toBe("accepted");
+    expect(hanging.size).toBe(1);
+    mode = "up";
+    await Bun.sleep(250);
+    expect(hanging.size).toBe(0);
+  });
+
+  test("a token naming a key nobody published is 401 unknown_key, not 503, while the IdP is down", async () => {
+    const verifier = newVerifier({ fetch: unreliable });
+    await verifier.verify(await idp.clientCredentialsToken());
+    mode = "down";
+    clock += 30_000;
+    const forged = await idp.mintRaw(validClaims(idp), { kid: "made-up" });
+    const before = jwksFetches();
+    expect(await reasonOf(verifier.verify(forged))).toBe("unknown_key");
+    // It did ask the IdP (the kid might have been a rotation); the IdP being down is not the token's answer.
+    expect(jwksFetches()).toBe(before + 1);
+  });
+
+  test("a key set document that never ends is read no further than its limit", async () => {
+    let sent = 0;
+    const endless: FetchLike = (url, init) => {
+      if (!url.endsWith("/connect/jwks")) return countingFetch(url, init);
+      const chunk = new Uint8Array(64 * 1024).fill(0x20);
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          sent += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+      });
+      return Promise.resolve(new Response(body, { headers: { "content-type": "application/json" } }));
+    };
+    const verifier = newVerifier({ fetch: endless });
+    const error = await verifier.verify(await idp.clientCredentialsToken()).catch((e: unknown) => e);
+    expect((error as InvalidTokenError).reason).toBe("discovery_failed");
+    expect((error as InvalidTokenError).detail).toContain("JWKS document too large");
+    expect(sent).toBeLessThan(2 * 1024 * 1024);
+  });
+});
+
 describe("refetch rate limit", () => {
   test("a flood of unknown kids causes at most one JWKS fetch per interval", async () => {
     const verifier = newVerifier();
