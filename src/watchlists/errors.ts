@@ -234,12 +234,21 @@ export interface RegressionAllowances {
 /** One source whose import is an older edition of its list than the version serving. */
 export interface OlderEdition {
   source: string;
-  /** Both in the API's UTC form. */
-  publishedAt: string;
-  servingPublishedAt: string;
+  /** Both in the API's UTC form; null when undated (an edition told older by its record ids). */
+  publishedAt: string | null;
+  servingPublishedAt: string | null;
   format: string;
   servingFormat: string;
+  /**
+   * Set when the dates could not be compared and the record ids told it: how many of the serving
+   * version's records, numbered above the highest id of one of this import's lists, it does not hold.
+   */
+  newerRecordsMissing?: number;
+  highestIdHeld?: number;
 }
+
+/** How many serving records numbered above an import's highest must be missing for it to count as older. */
+export const NEWER_RECORDS_FLOOR = 10;
 
 /**
  * An import of a list edition published before the one serving, refused before anything is
@@ -250,8 +259,10 @@ export interface OlderEdition {
 export class OlderEditionError extends Error {
   override readonly name = "OlderEditionError";
   constructor(readonly editions: readonly OlderEdition[]) {
-    const each = editions.map(
-      (e) => `this ${e.source} list (${e.format}) was published ${e.publishedAt}, before the serving version (${e.servingFormat}, published ${e.servingPublishedAt})`,
+    const each = editions.map((e) =>
+      e.newerRecordsMissing === undefined
+        ? `this ${e.source} list (${e.format}) was published ${e.publishedAt}, before the serving version (${e.servingFormat}, published ${e.servingPublishedAt})`
+        : `this ${e.source} list (${e.format}, ${e.publishedAt === null ? "undated" : `dated ${e.publishedAt}`}) lacks ${e.newerRecordsMissing.toLocaleString("en-US")} records of the serving version (${e.servingFormat}, ${e.servingPublishedAt === null ? "undated" : `dated ${e.servingPublishedAt}`}) numbered above ${e.highestIdHeld}, the highest id of a list it holds; ${e.source} numbers the parties it lists in the order it lists them, so this is an older edition`,
     );
     super(
       `Refused: ${each.join("; ")}. Parties designated since would screen as Clear. Nothing was published. If you mean to go back to an older edition, import it again allowing it (aml lists import --allow-older-edition; over HTTP, allowOlderEdition=true)`,

@@ -45,8 +45,8 @@ describe("importListFiles", () => {
     expect(error).toBeInstanceOf(OlderEditionError);
     const older = (error as OlderEditionError).editions[0];
     expect(older).toMatchObject({ source: "UN", format: "un-xml", servingFormat: "un-xml" });
-    expect(older?.publishedAt.startsWith("2023-03-10")).toBe(true);
-    expect(older?.servingPublishedAt.startsWith("2026-02-2")).toBe(true);
+    expect(older?.publishedAt?.startsWith("2023-03-10")).toBe(true);
+    expect(older?.servingPublishedAt?.startsWith("2026-02-2")).toBe(true);
     expect((error as Error).message).toContain("aml lists import --allow-older-edition");
     expect(latestSnapshot(db)?.id).toBe(serving?.id ?? "");
     expect(listEntityRows(db)).toBe(rows);
@@ -69,10 +69,12 @@ describe("importListFiles", () => {
 
   test("only like is compared with like: a source gaining a file, or a PEP list, is no older edition", async () => {
     db = openDb(":memory:");
-    // Another format is not compared: cons_advanced.xml (2020) over consolidated.xml (2023) is judged
-    // by what it would remove alone.
+    // Another format's date is not compared: cons_advanced.xml (2020) over consolidated.xml (2023) is
+    // told older by its record ids instead, and allowed that, it would still remove too many.
     await importListFiles(db, [read("ofac/consolidated.xml")], meta);
-    expect(await importListFiles(db, [read("ofac/cons_advanced.xml")], meta).catch((e: unknown) => e)).toBeInstanceOf(MassRemovalError);
+    const older = await importListFiles(db, [read("ofac/cons_advanced.xml")], meta).catch((e: unknown) => e);
+    expect((older as OlderEditionError).editions?.[0]?.newerRecordsMissing).toBeGreaterThan(10);
+    expect(await importListFiles(db, [read("ofac/cons_advanced.xml")], meta, { allowOlderEdition: true }).catch((e: unknown) => e)).toBeInstanceOf(MassRemovalError);
     // Wikidata's entity files (dated by their latest change, 2026) and then OpenSanctions' FtM file
     // beside them (2024): another provider added, not a step back.
     const pep = "wikidata/wikidata_wbgetentities_json";
@@ -85,10 +87,14 @@ describe("importListFiles", () => {
   test("an edition that could not be compared is published with a warning saying so; one that was compared is not", async () => {
     db = openDb(":memory:");
     // The SDN set with OFAC's consolidated non-SDN list of 2023, then with its advanced XML of 2020:
-    // another format, so not refused as older, and only 76 of 14,135 entities removed.
+    // another format, so its date is not compared, and only 76 of 14,135 entities removed. Its record
+    // ids say it is older (refused unless allowed); the dates not compared are said all the same.
     await importListFiles(db, [...OFAC_SDN_SET.map(read), read("ofac/consolidated.xml")], meta);
-    const switched = await importListFiles(db, [...OFAC_SDN_SET.map(read), read("ofac/cons_advanced.xml")], meta);
-    const [note] = switched.results[0]?.version.warnings ?? [];
+    const files = [...OFAC_SDN_SET.map(read), read("ofac/cons_advanced.xml")];
+    expect(await importListFiles(db, files, meta).catch((e: unknown) => e)).toBeInstanceOf(OlderEditionError);
+    const switched = await importListFiles(db, files, meta, { allowOlderEdition: true });
+    const [overridden, note] = switched.results[0]?.version.warnings ?? [];
+    expect(overridden).toStartWith("published with allowOlderEdition: this edition lacks");
     expect(note).toStartWith("edition not compared with the serving version it replaces (this import: ofac-csv+ofac-advanced-xml from 4 files, dated 2020-03-17");
     expect(note).toContain("; serving: ofac-csv+ofac-xml from 4 files, dated 2023-03-0");
     expect(note).toContain("This edition's date is before the serving one's: if it is an older edition, parties designated since screen as Clear");
@@ -106,12 +112,47 @@ describe("importListFiles", () => {
     );
   });
 
+  test("an older OFAC CSV set, undated, is refused by its ent_nums: it lacks the parties numbered above its highest", async () => {
+    db = openDb(":memory:");
+    // The 2024-05-03 sdn.csv serving (with 2023 companions, allowed: they lack its new entries' rows).
+    const sdn2024 = { name: "sdn.csv", bytes: new Uint8Array(readFileSync(join(LISTS, "ofac/snapshots/sdn_2024-05-03.csv"))) };
+    await importListFiles(db, [sdn2024, read("ofac/add.csv"), read("ofac/alt.csv")], meta, { allowMassRemoval: true });
+    const serving = latestSnapshot(db);
+    const error = await importListFiles(db, OFAC_SDN_SET.map(read), meta).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OlderEditionError);
+    expect((error as OlderEditionError).editions).toEqual([
+      { source: "OFAC", publishedAt: null, servingPublishedAt: null, format: "ofac-csv", servingFormat: "ofac-csv", newerRecordsMissing: 1_195, highestIdHeld: 47_089 },
+    ]);
+    expect((error as Error).message).toContain("this OFAC list (ofac-csv, undated) lacks 1,195 records of the serving version (ofac-csv, undated) numbered above 47089");
+    expect(latestSnapshot(db)?.id).toBe(serving?.id ?? "");
+    const allowed = await importListFiles(db, OFAC_SDN_SET.map(read), meta, { allowOlderEdition: true });
+    expect(allowed.results[0]?.version.warnings[0]).toBe("published with allowOlderEdition: this edition lacks 1,195 records of the version it replaced numbered above 47089, the highest id of a list it holds");
+  });
+
+  test("a newer OFAC CSV set that delists parties is no older edition: what it removes is numbered below its highest", async () => {
+    db = openDb(":memory:");
+    await importListFiles(db, OFAC_SDN_SET.map(read), meta);
+    // 60 parties delisted: the lowest-numbered ones, with their alias and address rows.
+    const text = (rel: string) => readFileSync(join(LISTS, rel), "latin1");
+    const ids = text("ofac/sdn.csv").split("\r\n").map((line) => Number(line.split(",")[0])).filter((n) => n > 0).sort((a, b) => a - b);
+    const delisted = new Set(ids.slice(0, 60).map(String));
+    const without = (rel: string): ListFile => ({
+      name: rel.split("/").at(-1) ?? rel,
+      bytes: new Uint8Array(Buffer.from(text(rel).split("\r\n").filter((line) => !delisted.has(line.split(",")[0] ?? "")).join("\r\n"), "latin1")),
+    });
+    const update = await importListFiles(db, OFAC_SDN_SET.map(without), meta);
+    expect(update.results[0]?.version.diff.removed).toBe(60);
+    expect(update.results[0]?.version.warnings.join("\n")).not.toContain("allowOlderEdition");
+  });
+
   test("undated editions of one kind (OFAC's CSV set, every routine update) get no edition warning", async () => {
     db = openDb(":memory:");
-    // A 2024 main table with 2023 companions is refused as from another download unless allowed (mass-removal.test.ts).
-    await importListFiles(db, ["ofac/snapshots/sdn_2024-05-03.csv", "ofac/add.csv", "ofac/alt.csv"].map(read), meta, { allowMassRemoval: true });
-    // With the comments file this time: a file more, still nothing to compare.
-    const update = await importListFiles(db, [...OFAC_SDN_SET, "ofac/sdn_comments.csv"].map(read), meta);
+    await importListFiles(db, OFAC_SDN_SET.map(read), meta);
+    // The next edition's sdn.csv, with the comments file this time: a file more, still no date to
+    // compare. (Its companions are the 2023 ones, which lack its new entries' rows: allowed here,
+    // refused otherwise, mass-removal.test.ts.)
+    const sdn2024 = { name: "sdn.csv", bytes: new Uint8Array(readFileSync(join(LISTS, "ofac/snapshots/sdn_2024-05-03.csv"))) };
+    const update = await importListFiles(db, [sdn2024, ...["ofac/add.csv", "ofac/alt.csv", "ofac/sdn_comments.csv"].map(read)], meta, { allowMassRemoval: true });
     expect(update.results[0]?.status).toBe("imported");
     expect(update.results[0]?.version.warnings.filter((w) => w.startsWith("edition not compared"))).toEqual([]);
   });

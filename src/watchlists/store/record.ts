@@ -17,7 +17,9 @@ import {
   type LostList,
   MASS_REMOVAL_FLOOR,
   MassRemovalError,
+  type OlderEdition,
   OlderEditionError,
+  NEWER_RECORDS_FLOOR,
   CutShortError,
   describeCutShortFile,
   type RegressionAllowances,
@@ -94,7 +96,8 @@ export async function recordImport(
         // After the entities: a streamed list knows its publication date only at its end.
         if (previous && previous.is_demo === 0) {
           const editions = editionsOf(item, previous);
-          overridden.push(...refuseRegression(item, built, previous, editions, options));
+          const newer = editions.compared ? null : newerRecordsLeftOut(db, item, built.versionId);
+          overridden.push(...refuseRegression(item, built, previous, editions, newer, options));
           notes = editionNotCompared(item, previous, editions);
         }
         // After the mass-removal rule, whose counts say more when a version serves; on a first
@@ -168,9 +171,26 @@ function refuseRegression(
   built: WrittenEntities,
   previous: VersionRow,
   editions: Editions,
+  newer: NewerRecords | null,
   options: RegressionAllowances,
 ): string[] {
   const overridden: string[] = [];
+  if (newer !== null) {
+    const { publishedAt, servingPublishedAt } = editions;
+    const older: OlderEdition = {
+      source: item.source,
+      publishedAt,
+      servingPublishedAt,
+      format: item.format,
+      servingFormat: previous.format,
+      newerRecordsMissing: newer.missing,
+      highestIdHeld: newer.highestHeld,
+    };
+    if (!options.allowOlderEdition) throw new OlderEditionError([older]);
+    overridden.push(
+      `published with allowOlderEdition: this edition lacks ${newer.missing.toLocaleString("en-US")} records of the version it replaced numbered above ${newer.highestHeld}, the highest id of a list it holds`,
+    );
+  }
   if (editions.compared && isOlderEdition(editions.publishedAt, editions.servingPublishedAt)) {
     const { publishedAt, servingPublishedAt } = editions;
     if (!options.allowOlderEdition) {
@@ -213,6 +233,37 @@ function refuseCutShort(item: SourceImport, options: RegressionAllowances): stri
   if (cuts.length === 0) return [];
   if (!options.allowMassRemoval) throw new CutShortError(cuts);
   return cuts.map((cut) => `published with allowMassRemoval: ${describeCutShortFile(cut)}`);
+}
+
+/** Serving records an import does not hold, numbered above the highest id of one of its lists. */
+interface NewerRecords {
+  missing: number;
+  highestHeld: number;
+}
+
+/**
+ * For OFAC, whose dates a CSV set does not carry: the serving records this import removes that are
+ * numbered above the highest ent_num of one of its lists, when there are NEWER_RECORDS_FLOOR or more.
+ * OFAC numbers parties in the order it lists them, so those are parties listed after this edition:
+ * the 2023 CSV set over the 2024-05-03 sdn.csv removes 1,255 records, 1,195 of them above its highest
+ * (47,089), and passes the mass-removal share (import review). The lowest of the import's lists'
+ * highest ids is taken: the non-SDN list's numbers run above the SDN list's, and an older SDN list
+ * beside it would otherwise be judged by the other list's numbers. A newer edition removes delisted
+ * parties, numbered below its highest.
+ */
+function newerRecordsLeftOut(db: Db, item: SourceImport, versionId: string): NewerRecords | null {
+  // A file cut short lacks its highest-numbered records too; its own files say so (refuseCutShort).
+  if (item.source !== "OFAC" || (item.cutShort ?? []).length > 0) return null;
+  const highest = (item.lists ?? []).map((list) => list.highestId);
+  if (highest.length === 0 || highest.some((id) => id === undefined)) return null;
+  const highestHeld = Math.min(...(highest as number[]));
+  const row = db.sqlite
+    .query<{ n: number }, [string, number]>(
+      "SELECT count(*) AS n FROM list_changes WHERE version_id = ? AND change = 'removed' AND external_id NOT GLOB '*[^0-9]*' AND CAST(external_id AS INTEGER) > ?",
+    )
+    .get(versionId, highestHeld);
+  const missing = row?.n ?? 0;
+  return missing >= NEWER_RECORDS_FLOOR ? { missing, highestHeld } : null;
 }
 
 /**
