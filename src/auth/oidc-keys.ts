@@ -3,6 +3,7 @@
 // fetch and clock, a distinct error for an unreachable IdP, and a single-flight refresh that
 // concurrent requests carrying the same new kid can join instead of being told "rate limited".
 import { createLocalJWKSet, type JSONWebKeySet } from "jose";
+import { readCapped } from "@/lib/read-capped";
 import { OidcDiscoveryError } from "./oidc-errors";
 
 export type OidcDiscoveryDocument = {
@@ -175,31 +176,13 @@ export class KeySetCache {
       await res.body?.cancel();
       throw new OidcDiscoveryError(`${what} fetch returned HTTP ${res.status}`);
     }
-    const text = await readCapped(res, MAX_DOCUMENT_BYTES);
-    if (text === null) throw new OidcDiscoveryError(`${what} document too large`);
+    const bytes = await readCapped(res.body, MAX_DOCUMENT_BYTES);
+    if (bytes === null) throw new OidcDiscoveryError(`${what} document too large`);
+    const text = new TextDecoder().decode(bytes);
     try {
       return JSON.parse(text);
     } catch {
       throw new OidcDiscoveryError(`${what} document is not JSON`);
     }
   }
-}
-
-/** The body as text, or null once it passes `max` bytes: read no further than that, whatever the IdP sends. */
-async function readCapped(res: Response, max: number): Promise<string | null> {
-  const reader = res.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
 }

@@ -1,4 +1,5 @@
 import { type AnyElysia, Elysia } from "elysia";
+import { readCapped } from "@/lib/read-capped";
 import { type FieldIssue, ServiceError } from "@/errors";
 import { issueSummary, zodIssues } from "@/lib/validate";
 import { isDatabaseBusy, isStorageFull } from "@/storage/db";
@@ -215,20 +216,9 @@ async function readLimited(request: Request, limit: number, declared: number | n
   // one that failed validation) in large buffers, which alone set off most of the young-generation
   // collections under load (docs/benchmark-log.md, seventh stop).
   if (declared !== null && declared <= limit) return await request.bytes();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw new ServiceError("PAYLOAD_TOO_LARGE", `The request body exceeds the limit of ${limit} bytes.`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
+  const bytes = await readCapped(request.body, limit);
+  if (bytes === null) throw new ServiceError("PAYLOAD_TOO_LARGE", `The request body exceeds the limit of ${limit} bytes.`);
+  return bytes;
 }
 
 function toServiceError(error: ElysiaError, code: unknown, request: Request, table: RouteTable): ServiceError {
