@@ -65,8 +65,10 @@ const VERIFY_SLICE_MS = 4;
 
 function* verificationSteps(db: Db, chain: string, anchor: ChainAnchor | null): Generator<void, AuditVerification> {
   const last = db.sqlite.query<{ seq: number | string | null }, [string]>("SELECT max(seq) AS seq FROM audit_log WHERE chain = ?").get(chain)?.seq ?? null;
-  // Ordered by (chain, seq), unique: each page starts after the last entry of the one before.
-  const page = db.sqlite.query<AuditRow, [string, number | string, number | string, number]>(
+  // Ordered by (chain, seq), unique: each page starts after the last entry of the one before. The
+  // first has no lower bound: a tampered sequence may be anything (0, -2^63, text), and must be read.
+  const first = db.sqlite.query<AuditRow, [string, number | string, number]>("SELECT * FROM audit_log WHERE chain = ? AND seq <= ? ORDER BY seq ASC LIMIT ?");
+  const next = db.sqlite.query<AuditRow, [string, number | string, number | string, number]>(
     "SELECT * FROM audit_log WHERE chain = ? AND seq > ? AND seq <= ? ORDER BY seq ASC LIMIT ?",
   );
   let expectedPrev = GENESIS_HASH;
@@ -80,10 +82,9 @@ function* verificationSteps(db: Db, chain: string, anchor: ChainAnchor | null): 
     lastHash: null,
     anchor,
   });
-  // Below any sequence a row may hold: a tampered one may be 0, negative or text (text sorts above numbers).
-  let after: number | string = Number.MIN_SAFE_INTEGER;
+  let after: number | string | null = null;
   while (last !== null) {
-    const rows = page.all(chain, after, last, VERIFY_PAGE_ROWS);
+    const rows: AuditRow[] = after === null ? first.all(chain, last, VERIFY_PAGE_ROWS) : next.all(chain, after, last, VERIFY_PAGE_ROWS);
     for (const row of rows) {
       checked++;
       if (row.seq !== expectedSeq) return broken("sequence_gap", row.id);

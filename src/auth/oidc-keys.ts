@@ -53,7 +53,7 @@ export class KeySetCache {
   #lastFetchStartedAt = Number.NEGATIVE_INFINITY;
   /** The last load's error while no key set has ever loaded; cleared by the first success. */
   #firstLoadError: OidcDiscoveryError | null = null;
-  /** Whether the last refresh of a loaded key set failed (the IdP down or hanging); cleared by a success. */
+  /** Whether the last periodic refresh of a loaded key set failed (the IdP down or hanging); cleared by a success. */
   #lastRefreshFailed = false;
 
   constructor(private readonly opts: KeySetCacheOptions) {}
@@ -75,7 +75,12 @@ export class KeySetCache {
     if (now - snapshot.fetchedAt < this.opts.maxAgeMs) return snapshot;
     if (!this.#inflight && now - this.#lastFetchStartedAt < this.opts.refreshMinIntervalMs) return snapshot;
     // Periodic refresh drops keys the IdP has revoked; if the IdP is down, keep serving the old set.
-    const refreshed = this.#refresh().catch(() => snapshot);
+    // Set here, not by a failed refetch for a token's unknown kid: a made-up kid during an IdP blip
+    // must not make the next periodic refresh run behind, letting a withdrawn key through meanwhile.
+    const refreshed = this.#refresh().catch(() => {
+      this.#lastRefreshFailed = true;
+      return snapshot;
+    });
     // Once a refresh has failed, the set in hand serves at once while the next runs behind: an IdP
     // that hangs held every bearer request for the fetch timeout (5 s), again every refresh interval
     // (auth probe). While refreshes succeed the caller waits for one, so a key the IdP withdrew is
@@ -136,7 +141,6 @@ export class KeySetCache {
       this.opts.onEvent?.({ type: "jwks_fetch_failed", detail, hadCachedKeys: this.#snapshot !== null });
       const failure = error instanceof OidcDiscoveryError ? error : new OidcDiscoveryError(`JWKS: ${detail}`);
       if (this.#snapshot === null) this.#firstLoadError = failure;
-      else this.#lastRefreshFailed = true;
       throw failure;
     }
   }

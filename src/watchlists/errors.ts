@@ -240,9 +240,11 @@ export interface OlderEdition {
   format: string;
   servingFormat: string;
   /**
-   * Set when the dates could not be compared and the record ids told it: how many of the serving
-   * version's records, numbered above the highest id of one of this import's lists, it does not hold.
+   * Set when the record ids told it (OFAC): the import's files of a list, how many records of the
+   * same list in the serving version, numbered above the highest id it holds, it does not hold, and
+   * that highest id.
    */
+  files?: string[];
   newerRecordsMissing?: number;
   highestIdHeld?: number;
 }
@@ -262,7 +264,7 @@ export class OlderEditionError extends Error {
     const each = editions.map((e) =>
       e.newerRecordsMissing === undefined
         ? `this ${e.source} list (${e.format}) was published ${e.publishedAt}, before the serving version (${e.servingFormat}, published ${e.servingPublishedAt})`
-        : `this ${e.source} list (${e.format}, ${e.publishedAt === null ? "undated" : `dated ${e.publishedAt}`}) lacks ${e.newerRecordsMissing.toLocaleString("en-US")} records of the serving version (${e.servingFormat}, ${e.servingPublishedAt === null ? "undated" : `dated ${e.servingPublishedAt}`}) numbered above ${e.highestIdHeld}, the highest id of a list it holds; ${e.source} numbers the parties it lists in the order it lists them, so this is an older edition`,
+        : `this ${e.source} list (${(e.files ?? []).join(" + ")}; ${e.format}, ${e.publishedAt === null ? "undated" : `dated ${e.publishedAt}`}) lacks ${e.newerRecordsMissing.toLocaleString("en-US")} records of the same list in the serving version (${e.servingFormat}, ${e.servingPublishedAt === null ? "undated" : `dated ${e.servingPublishedAt}`}) numbered above ${e.highestIdHeld}, the highest it holds; ${e.source} numbers the parties it lists in the order it lists them, so this is an older edition`,
     );
     super(
       `Refused: ${each.join("; ")}. Parties designated since would screen as Clear. Nothing was published. If you mean to go back to an older edition, import it again allowing it (aml lists import --allow-older-edition; over HTTP, allowOlderEdition=true)`,

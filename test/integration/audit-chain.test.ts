@@ -218,6 +218,15 @@ describe("tampering is detected", () => {
     expect((await verifyWithCli(tenant)).result).toMatchObject(expected);
   });
 
+  test("an entry moved to the lowest sequence SQLite holds is still read, and reported as a gap", async () => {
+    const { tenant, rows } = busyTenant();
+    const last = rows[4] as AuditRow;
+    tamperAuditLog(server.dataDir, "audit_log_no_update", (db) => db.run("UPDATE audit_log SET seq = -9223372036854775808 WHERE id = ?", [last.id]));
+    const expected = { intact: false, firstBrokenEntryId: last.id, reason: "sequence_gap", entriesChecked: 1 };
+    expect(verifyAuditChain(server.ctx.db, tenant.tenant.id)).toMatchObject(expected);
+    expect(await verifyOverHttp(tenant)).toMatchObject(expected);
+  });
+
   test("details that are no longer JSON are reported as unreadable", async () => {
     const { tenant, rows } = busyTenant();
     tamperAuditLog(server.dataDir, "audit_log_no_update", (db) => db.run("UPDATE audit_log SET details = 'not json' WHERE id = ?", [rows[1]?.id ?? ""]));

@@ -23,6 +23,27 @@ const UN_2026 = "un/consolidated.xml";
 const UN_2023 = "un/snapshots/consolidated_2023-03-09.xml";
 const OFAC_SDN_SET = ["ofac/sdn.csv", "ofac/add.csv", "ofac/alt.csv"];
 
+/**
+ * The 2024-05-03 sdn.csv as a whole set: the shared data has no add.csv and alt.csv of that day, so
+ * they are the 2023 ones, without the rows of parties delisted since and with an empty address row
+ * (OFAC gives every entry one) for each party listed since, ending with OFAC's end-of-file mark.
+ */
+function sdn2024Set(): ListFile[] {
+  const text = (rel: string) => readFileSync(join(LISTS, rel), "latin1");
+  const sdn = text("ofac/snapshots/sdn_2024-05-03.csv");
+  const rowsOf = (t: string) => t.split("\r\n").filter((line) => /^\d+,/.test(line));
+  const listed = new Set(rowsOf(sdn).map((line) => line.split(",")[0]));
+  const keep = (rel: string) => rowsOf(text(rel)).filter((line) => listed.has(line.split(",")[0]));
+  const addressed = new Set(keep("ofac/add.csv").map((line) => line.split(",")[0]));
+  const newAddresses = [...listed].filter((id) => !addressed.has(id)).map((id, i) => `${id},${900_000 + i},-0- ,-0- ,-0- ,-0- `);
+  const file = (name: string, rows: string[]): ListFile => ({ name, bytes: new Uint8Array(Buffer.from(`${rows.join("\r\n")}\r\n\x1a`, "latin1")) });
+  return [
+    { name: "sdn.csv", bytes: new Uint8Array(Buffer.from(sdn, "latin1")) },
+    file("add.csv", [...keep("ofac/add.csv"), ...newAddresses]),
+    file("alt.csv", keep("ofac/alt.csv")),
+  ];
+}
+
 /** The versions of the system chain's latest list.import entry, as audited. */
 function lastImportAudit(db: Db): Array<{ source: string; overridden?: string[] }> {
   const row = db.sqlite
@@ -94,7 +115,7 @@ describe("importListFiles", () => {
     expect(await importListFiles(db, files, meta).catch((e: unknown) => e)).toBeInstanceOf(OlderEditionError);
     const switched = await importListFiles(db, files, meta, { allowOlderEdition: true });
     const [overridden, note] = switched.results[0]?.version.warnings ?? [];
-    expect(overridden).toStartWith("published with allowOlderEdition: this edition lacks");
+    expect(overridden).toBe("published with allowOlderEdition: cons_advanced.xml lacks 75 records of the same list in the version it replaced, numbered above 28603, the highest it holds");
     expect(note).toStartWith("edition not compared with the serving version it replaces (this import: ofac-csv+ofac-advanced-xml from 4 files, dated 2020-03-17");
     expect(note).toContain("; serving: ofac-csv+ofac-xml from 4 files, dated 2023-03-0");
     expect(note).toContain("This edition's date is before the serving one's: if it is an older edition, parties designated since screen as Clear");
@@ -114,23 +135,47 @@ describe("importListFiles", () => {
 
   test("an older OFAC CSV set, undated, is refused by its ent_nums: it lacks the parties numbered above its highest", async () => {
     db = openDb(":memory:");
-    // The 2024-05-03 sdn.csv serving (with 2023 companions, allowed: they lack its new entries' rows).
-    const sdn2024 = { name: "sdn.csv", bytes: new Uint8Array(readFileSync(join(LISTS, "ofac/snapshots/sdn_2024-05-03.csv"))) };
-    await importListFiles(db, [sdn2024, read("ofac/add.csv"), read("ofac/alt.csv")], meta, { allowMassRemoval: true });
+    await importListFiles(db, sdn2024Set(), meta);
     const serving = latestSnapshot(db);
     const error = await importListFiles(db, OFAC_SDN_SET.map(read), meta).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OlderEditionError);
     expect((error as OlderEditionError).editions).toEqual([
-      { source: "OFAC", publishedAt: null, servingPublishedAt: null, format: "ofac-csv", servingFormat: "ofac-csv", newerRecordsMissing: 1_195, highestIdHeld: 47_089 },
+      {
+        source: "OFAC",
+        publishedAt: null,
+        servingPublishedAt: null,
+        format: "ofac-csv",
+        servingFormat: "ofac-csv",
+        files: ["sdn.csv", "add.csv", "alt.csv"],
+        newerRecordsMissing: 1_195,
+        highestIdHeld: 47_089,
+      },
     ]);
-    expect((error as Error).message).toContain("this OFAC list (ofac-csv, undated) lacks 1,195 records of the serving version (ofac-csv, undated) numbered above 47089");
+    expect((error as Error).message).toContain(
+      "this OFAC list (sdn.csv + add.csv + alt.csv; ofac-csv, undated) lacks 1,195 records of the same list in the serving version (ofac-csv, undated) numbered above 47089",
+    );
     expect(latestSnapshot(db)?.id).toBe(serving?.id ?? "");
     const allowed = await importListFiles(db, OFAC_SDN_SET.map(read), meta, { allowOlderEdition: true });
-    expect(allowed.results[0]?.version.warnings[0]).toBe("published with allowOlderEdition: this edition lacks 1,195 records of the version it replaced numbered above 47089, the highest id of a list it holds");
+    expect(allowed.results[0]?.version.warnings[0]).toBe(
+      "published with allowOlderEdition: sdn.csv + add.csv + alt.csv lacks 1,195 records of the same list in the version it replaced, numbered above 47089, the highest it holds",
+    );
   });
 
-  test("a newer OFAC CSV set that delists parties is no older edition: what it removes is numbered below its highest", async () => {
+  test("each OFAC list is judged against itself, whatever the merged date says", async () => {
+    // A newer SDN set beside the same non-SDN XML: its 112 delistings include 22 numbered above the
+    // non-SDN list's highest (34,741), which are no newer records of that list (session review).
     db = openDb(":memory:");
+    await importListFiles(db, [...OFAC_SDN_SET.map(read), read("ofac/consolidated.xml")], meta);
+    const newer = await importListFiles(db, [...sdn2024Set(), read("ofac/consolidated.xml")], meta);
+    expect(newer.results[0]?.status).toBe("imported");
+    expect(newer.results[0]?.version.diff.removed).toBe(112);
+    // Back again: the merged version is dated by the XML, the same day on both sides, so the dates
+    // say nothing; the SDN list's numbers do.
+    const back = await importListFiles(db, [...OFAC_SDN_SET.map(read), read("ofac/consolidated.xml")], meta).catch((e: unknown) => e);
+    expect((back as OlderEditionError).editions?.map((e) => [e.files?.[0], e.newerRecordsMissing, e.highestIdHeld])).toEqual([["sdn.csv", 1_195, 47_089]]);
+  });
+
+  test("a newer OFAC CSV set that delists parties is no older edition: what it removes is numbered below its highest", async () => {    db = openDb(":memory:");
     await importListFiles(db, OFAC_SDN_SET.map(read), meta);
     // 60 parties delisted: the lowest-numbered ones, with their alias and address rows.
     const text = (rel: string) => readFileSync(join(LISTS, rel), "latin1");

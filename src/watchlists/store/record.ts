@@ -96,7 +96,7 @@ export async function recordImport(
         // After the entities: a streamed list knows its publication date only at its end.
         if (previous && previous.is_demo === 0) {
           const editions = editionsOf(item, previous);
-          const newer = editions.compared ? null : newerRecordsLeftOut(db, item, built.versionId);
+          const newer = newerRecordsLeftOut(db, item, previous, built.versionId);
           overridden.push(...refuseRegression(item, built, previous, editions, newer, options));
           notes = editionNotCompared(item, previous, editions);
         }
@@ -171,32 +171,37 @@ function refuseRegression(
   built: WrittenEntities,
   previous: VersionRow,
   editions: Editions,
-  newer: NewerRecords | null,
+  newer: readonly NewerRecords[],
   options: RegressionAllowances,
 ): string[] {
   const overridden: string[] = [];
-  if (newer !== null) {
-    const { publishedAt, servingPublishedAt } = editions;
-    const older: OlderEdition = {
-      source: item.source,
-      publishedAt,
-      servingPublishedAt,
-      format: item.format,
-      servingFormat: previous.format,
-      newerRecordsMissing: newer.missing,
-      highestIdHeld: newer.highestHeld,
-    };
-    if (!options.allowOlderEdition) throw new OlderEditionError([older]);
-    overridden.push(
-      `published with allowOlderEdition: this edition lacks ${newer.missing.toLocaleString("en-US")} records of the version it replaced numbered above ${newer.highestHeld}, the highest id of a list it holds`,
-    );
-  }
   if (editions.compared && isOlderEdition(editions.publishedAt, editions.servingPublishedAt)) {
     const { publishedAt, servingPublishedAt } = editions;
     if (!options.allowOlderEdition) {
       throw new OlderEditionError([{ source: item.source, publishedAt, servingPublishedAt, format: item.format, servingFormat: previous.format }]);
     }
     overridden.push(`published with allowOlderEdition: this edition is dated ${publishedAt}, before the version it replaced (${servingPublishedAt})`);
+  }
+  if (newer.length > 0) {
+    const { publishedAt, servingPublishedAt } = editions;
+    const older = newer.map(
+      (n): OlderEdition => ({
+        source: item.source,
+        publishedAt,
+        servingPublishedAt,
+        format: item.format,
+        servingFormat: previous.format,
+        files: n.files,
+        newerRecordsMissing: n.missing,
+        highestIdHeld: n.highestHeld,
+      }),
+    );
+    if (!options.allowOlderEdition) throw new OlderEditionError(older);
+    for (const n of newer) {
+      overridden.push(
+        `published with allowOlderEdition: ${n.files.join(" + ")} lacks ${n.missing.toLocaleString("en-US")} records of the same list in the version it replaced, numbered above ${n.highestHeld}, the highest it holds`,
+      );
+    }
   }
   const namesLost = previous.name_count - built.nameCount;
   const listsLost = lostLists(item, previous, built.removed);
@@ -235,36 +240,59 @@ function refuseCutShort(item: SourceImport, options: RegressionAllowances): stri
   return cuts.map((cut) => `published with allowMassRemoval: ${describeCutShortFile(cut)}`);
 }
 
-/** Serving records an import does not hold, numbered above the highest id of one of its lists. */
+/** One list of an import that lacks records of the same list in the serving version numbered above its highest id. */
 interface NewerRecords {
+  /** The import's files of that list. */
+  files: string[];
   missing: number;
   highestHeld: number;
 }
 
 /**
- * For OFAC, whose dates a CSV set does not carry: the serving records this import removes that are
- * numbered above the highest ent_num of one of its lists, when there are NEWER_RECORDS_FLOOR or more.
- * OFAC numbers parties in the order it lists them, so those are parties listed after this edition:
- * the 2023 CSV set over the 2024-05-03 sdn.csv removes 1,255 records, 1,195 of them above its highest
- * (47,089), and passes the mass-removal share (import review). The lowest of the import's lists'
- * highest ids is taken: the non-SDN list's numbers run above the SDN list's, and an older SDN list
- * beside it would otherwise be judged by the other list's numbers. A newer edition removes delisted
- * parties, numbered below its highest.
+ * For OFAC: each list of the import (SDN, non-SDN) whose highest ent_num is below the same list's
+ * in the serving version, when the serving records it removes numbered between the two are
+ * NEWER_RECORDS_FLOOR or more. OFAC numbers parties in the order it lists them, so those are parties
+ * listed after this edition: the 2023 CSV set over the 2024-05-03 sdn.csv removes 1,255 records,
+ * 1,195 of them above its highest (47,089), under the mass-removal share, and a CSV set carries no
+ * date to compare (import review). Judged whatever the dates say: a CSV set merged with a dated XML
+ * takes the XML's date. Each list against itself, as both share one sequence and the non-SDN list,
+ * which rarely gains parties, lags the SDN list's numbers: judged together, SDN delistings above the
+ * non-SDN list's highest read as newer records missing (session review). Lists are told apart by
+ * OFAC's file names, and a list is judged only when each side holds one list of its kind with a
+ * recorded highest id (versions imported before it was kept have none). A newer edition removes
+ * delisted parties, numbered below its highest; a file cut short is left to refuseCutShort.
  */
-function newerRecordsLeftOut(db: Db, item: SourceImport, versionId: string): NewerRecords | null {
-  // A file cut short lacks its highest-numbered records too; its own files say so (refuseCutShort).
-  if (item.source !== "OFAC" || (item.cutShort ?? []).length > 0) return null;
-  const highest = (item.lists ?? []).map((list) => list.highestId);
-  if (highest.length === 0 || highest.some((id) => id === undefined)) return null;
-  const highestHeld = Math.min(...(highest as number[]));
-  const row = db.sqlite
-    .query<{ n: number }, [string, number]>(
-      "SELECT count(*) AS n FROM list_changes WHERE version_id = ? AND change = 'removed' AND external_id NOT GLOB '*[^0-9]*' AND CAST(external_id AS INTEGER) > ?",
-    )
-    .get(versionId, highestHeld);
-  const missing = row?.n ?? 0;
-  return missing >= NEWER_RECORDS_FLOOR ? { missing, highestHeld } : null;
+function newerRecordsLeftOut(db: Db, item: SourceImport, previous: VersionRow, versionId: string): NewerRecords[] {
+  if (item.source !== "OFAC" || (item.cutShort ?? []).length > 0 || previous.lists === null) return [];
+  const ours = listsByKind(item.lists ?? []);
+  const theirs = listsByKind(JSON.parse(previous.lists) as ListPart[]);
+  const count = db.sqlite.query<{ n: number }, [string, number, number]>(
+    "SELECT count(*) AS n FROM list_changes WHERE version_id = ? AND change = 'removed' AND external_id NOT GLOB '*[^0-9]*' AND CAST(external_id AS INTEGER) > ? AND CAST(external_id AS INTEGER) <= ?",
+  );
+  const newer: NewerRecords[] = [];
+  for (const [kind, served] of theirs) {
+    const held = ours.get(kind);
+    if (held?.highestId === undefined || served.highestId === undefined || held.highestId >= served.highestId) continue;
+    const missing = count.get(versionId, held.highestId, served.highestId)?.n ?? 0;
+    if (missing >= NEWER_RECORDS_FLOOR) newer.push({ files: held.files, missing, highestHeld: held.highestId });
+  }
+  return newer;
 }
+
+/** OFAC's lists of a version by kind, by the names OFAC publishes them under; a kind held twice (renamed files) is left out. */
+function listsByKind(lists: readonly ListPart[]): Map<"sdn" | "non-sdn", ListPart> {
+  const byKind = new Map<"sdn" | "non-sdn", ListPart>();
+  const twice = new Set<string>();
+  for (const list of lists) {
+    const kind = OFAC_NON_SDN_FILE.test(baseName(list.files[0] ?? "")) ? "non-sdn" : "sdn";
+    if (byKind.has(kind)) twice.add(kind);
+    byKind.set(kind, list);
+  }
+  for (const kind of twice) byKind.delete(kind as "sdn" | "non-sdn");
+  return byKind;
+}
+
+const baseName = (name: string) => name.split(/[\\/]/).pop() ?? name;
 
 /**
  * The lists of a serving version read from more than one (OFAC's SDN list and its consolidated
@@ -296,9 +324,8 @@ const OFAC_NON_SDN_FILE = /^(cons_[a-z_]+\.csv|consolidated\.xml|cons_advanced\.
  */
 function legacyListsLost(item: SourceImport, previous: VersionRow, removed: number): LostList[] {
   if (item.source !== "OFAC" || removed < MASS_REMOVAL_FLOOR) return [];
-  const base = (name: string) => name.split(/[\\/]/).pop() ?? name;
-  const served = (JSON.parse(previous.files) as Array<{ name: string }>).map((f) => f.name).filter((name) => OFAC_NON_SDN_FILE.test(base(name)));
-  if (served.length === 0 || item.files.some((f) => OFAC_NON_SDN_FILE.test(base(f.name)))) return [];
+  const served = (JSON.parse(previous.files) as Array<{ name: string }>).map((f) => f.name).filter((name) => OFAC_NON_SDN_FILE.test(baseName(name)));
+  if (served.length === 0 || item.files.some((f) => OFAC_NON_SDN_FILE.test(baseName(f.name)))) return [];
   return [{ files: served }];
 }
 

@@ -124,6 +124,19 @@ describe("an IdP down or hanging once keys have loaded", () => {
     expect(jwksFetches()).toBe(before + 1);
   });
 
+  test("a made-up kid's failed refetch does not make the next periodic refresh run behind: a withdrawn key is still refused", async () => {
+    const verifier = newVerifier({ fetch: unreliable, jwksMaxAgeMs: 60_000 });
+    const oldToken = await idp.clientCredentialsToken();
+    await verifier.verify(oldToken);
+    mode = "down";
+    clock += 30_000;
+    expect(await reasonOf(verifier.verify(await idp.mintRaw(validClaims(idp), { kid: "made-up" })))).toBe("unknown_key");
+    mode = "up";
+    idp.rotateKeys({ keepOld: false });
+    clock += 31_000;
+    expect(await reasonOf(verifier.verify(oldToken))).toBe("unknown_key");
+  });
+
   test("a key set document that never ends is read no further than its limit", async () => {
     let sent = 0;
     const endless: FetchLike = (url, init) => {
