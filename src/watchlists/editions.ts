@@ -116,12 +116,6 @@ export interface ListPart {
    * files alone still holds those.
    */
   sampleIds: string[];
-  /**
-   * Its highest record id, when every id is a whole number: OFAC numbers the parties it lists in
-   * the order it lists them (ent_num), so an edition that lacks records numbered above its own
-   * highest is older than the one that has them, dated or not.
-   */
-  highestId?: number;
 }
 
 /** Enough ids to tell a list that is still there, however it changed, from one that is gone. */
@@ -142,20 +136,8 @@ export function listParts(editions: readonly Edition[], sameEdition: (a: Edition
   return groups.map((group, i) => {
     const others = largest.filter((_, j) => j !== i);
     const own = [...largest[i]!].filter((id) => !others.some((ids) => ids.has(id)));
-    const highestId = highestNumericId(largest[i]!);
-    return { files: [...new Set(group.flatMap((e) => e.files))], records: largest[i]!.size, sampleIds: spreadSample(own), ...(highestId === null ? {} : { highestId }) };
+    return { files: [...new Set(group.flatMap((e) => e.files))], records: largest[i]!.size, sampleIds: spreadSample(own) };
   });
-}
-
-/** The highest of `ids` when every one is a whole number written in digits, else null. */
-function highestNumericId(ids: ReadonlySet<string>): number | null {
-  let highest: number | null = null;
-  for (const id of ids) {
-    if (!/^\d{1,15}$/.test(id)) return null;
-    const n = Number(id);
-    if (highest === null || n > highest) highest = n;
-  }
-  return highest;
 }
 
 function spreadSample(ids: readonly string[]): string[] {

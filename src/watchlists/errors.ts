@@ -146,6 +146,8 @@ export interface CutShortFile {
    * `shownBy`, the other files of its download, end with.
    */
   evidence: "ent_nums_missing" | "entries_without_rows" | "no_end_marker";
+  /** What `file` is in its set: the main table (sdn.csv, cons_prim.csv), or its alias, address or comments file. */
+  role: "main" | "aliases" | "addresses" | "comments";
   shownBy: string[];
   /** How many rows or entries show it, of how many; absent for no_end_marker. */
   count?: number;
@@ -240,17 +242,21 @@ export interface OlderEdition {
   format: string;
   servingFormat: string;
   /**
-   * Set when the record ids told it (OFAC): the import's files of a list, how many records of the
-   * same list in the serving version, numbered above the highest id it holds, it does not hold, and
-   * that highest id.
+   * Set when the record ids told it (OFAC, whatever the dates): how many of the serving version's
+   * highest-numbered records (newestRecordsChecked of them) the import does not hold, and the
+   * highest id it holds.
    */
-  files?: string[];
-  newerRecordsMissing?: number;
-  highestIdHeld?: number;
+  newestRecordsMissing?: number;
+  newestRecordsChecked?: number;
+  highestIdHeld?: number | null;
 }
 
-/** How many serving records numbered above an import's highest must be missing for it to count as older. */
-export const NEWER_RECORDS_FLOOR = 10;
+/**
+ * How many of the serving version's highest-numbered OFAC records are looked for in an import, and
+ * how many of them it must lack to be refused as an older edition.
+ */
+export const NEWEST_RECORDS_CHECKED = 64;
+export const NEWEST_RECORDS_FLOOR = 10;
 
 /**
  * An import of a list edition published before the one serving, refused before anything is
@@ -262,9 +268,9 @@ export class OlderEditionError extends Error {
   override readonly name = "OlderEditionError";
   constructor(readonly editions: readonly OlderEdition[]) {
     const each = editions.map((e) =>
-      e.newerRecordsMissing === undefined
+      e.newestRecordsMissing === undefined
         ? `this ${e.source} list (${e.format}) was published ${e.publishedAt}, before the serving version (${e.servingFormat}, published ${e.servingPublishedAt})`
-        : `this ${e.source} list (${(e.files ?? []).join(" + ")}; ${e.format}, ${e.publishedAt === null ? "undated" : `dated ${e.publishedAt}`}) lacks ${e.newerRecordsMissing.toLocaleString("en-US")} records of the same list in the serving version (${e.servingFormat}, ${e.servingPublishedAt === null ? "undated" : `dated ${e.servingPublishedAt}`}) numbered above ${e.highestIdHeld}, the highest it holds; ${e.source} numbers the parties it lists in the order it lists them, so this is an older edition`,
+        : `this ${e.source} import (${e.format}) lacks ${e.newestRecordsMissing} of the ${e.newestRecordsChecked} highest-numbered records of the serving version (${e.servingFormat})${e.highestIdHeld === null || e.highestIdHeld === undefined ? "" : `; the highest id it holds is ${e.highestIdHeld}`}; ${e.source} numbers the parties it lists in the order it lists them, so this is an older edition`,
     );
     super(
       `Refused: ${each.join("; ")}. Parties designated since would screen as Clear. Nothing was published. If you mean to go back to an older edition, import it again allowing it (aml lists import --allow-older-edition; over HTTP, allowOlderEdition=true)`,

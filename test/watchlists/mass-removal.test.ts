@@ -83,7 +83,7 @@ describe("importListFiles", () => {
     const error = await importListFiles(db, cutSdnSet(3000), meta).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CutShortError);
     const cut = (error as CutShortError).cuts;
-    expect(cut).toEqual([{ source: "OFAC", file: "sdn.csv", evidence: "ent_nums_missing", shownBy: ["alt.csv", "add.csv"], count: expect.any(Number), of: expect.any(Number) }]);
+    expect(cut).toEqual([{ source: "OFAC", file: "sdn.csv", evidence: "ent_nums_missing", role: "main", shownBy: ["alt.csv", "add.csv"], count: expect.any(Number), of: expect.any(Number) }]);
     expect(cut[0]!.count).toBeGreaterThan(25_000);
     expect((error as Error).message).toMatch(
       /^Refused: sdn\.csv looks cut short, or comes from another download than alt\.csv and add\.csv: 25,\d{3} of their 36,\d{3} rows \(70%\) name an ent_num it does not hold, and every party missing from it would screen as Clear\. .*Nothing was published\..*aml lists import --allow-mass-removal/,
@@ -108,7 +108,7 @@ describe("importListFiles", () => {
     db = openDb(":memory:");
     const error = await importListFiles(db, [read("sdn.csv"), read("add.csv"), cutFile("alt.csv", 2_000)], meta).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CutShortError);
-    expect((error as CutShortError).cuts).toEqual([{ source: "OFAC", file: "alt.csv", evidence: "no_end_marker", shownBy: ["sdn.csv", "add.csv"] }]);
+    expect((error as CutShortError).cuts).toEqual([{ source: "OFAC", file: "alt.csv", evidence: "no_end_marker", role: "aliases", shownBy: ["sdn.csv", "add.csv"] }]);
     expect((error as Error).message).toContain("alt.csv looks cut short: it ends without the end-of-file mark (0x1A) that sdn.csv and add.csv of its download end with");
     expect(latestSnapshot(db)).toBeNull();
     // The same for the consolidated set's main table, too few rows for the counts (31 parties gone).
@@ -123,7 +123,7 @@ describe("importListFiles", () => {
     db = openDb(":memory:");
     const files = [{ name: "sdn.csv", bytes: new Uint8Array(readFileSync(join(OFAC, "snapshots", "sdn_2024-05-03.csv"))) }, read("add.csv"), read("alt.csv")];
     const error = await importListFiles(db, files, meta).catch((e: unknown) => e);
-    expect((error as CutShortError).cuts).toEqual([{ source: "OFAC", file: "add.csv", evidence: "entries_without_rows", shownBy: ["sdn.csv"], count: 1_256, of: 14_965 }]);
+    expect((error as CutShortError).cuts).toEqual([{ source: "OFAC", file: "add.csv", evidence: "entries_without_rows", role: "addresses", shownBy: ["sdn.csv"], count: 1_256, of: 14_965 }]);
     expect((error as Error).message).toContain("add.csv looks cut short, or comes from another download than sdn.csv: 1,256 of the 14,965 entries of sdn.csv (8%) have no row in it");
   });
 
@@ -293,7 +293,7 @@ describe("POST /v1/lists/import", () => {
       expect(refused.status).toBe(409);
       const problem = (await refused.json()) as { code: string; detail: string; cutShort: unknown[] };
       expect(problem.code).toBe("CONFLICT");
-      expect(problem.cutShort).toEqual([{ source: "OFAC", file: "sdn.csv", evidence: "ent_nums_missing", shownBy: ["alt.csv", "add.csv"], count: expect.any(Number), of: expect.any(Number) }]);
+      expect(problem.cutShort).toEqual([{ source: "OFAC", file: "sdn.csv", evidence: "ent_nums_missing", role: "main", shownBy: ["alt.csv", "add.csv"], count: expect.any(Number), of: expect.any(Number) }]);
       expect(problem.detail).toContain("allowMassRemoval=true");
       expect(latestSnapshot(fresh.server.ctx.db)?.isDemo ?? true).toBe(true);
       expect((await uploadLists(fresh.server.url, await fresh.token(), cutSdnSet(3000), "?allowMassRemoval=true")).status).toBe(201);

@@ -24,7 +24,7 @@ export function registerLists(program: Command): void {
     )
     .option(
       "--allow-older-edition",
-      "publish even a list edition published a day or more before the serving one, or an OFAC edition whose record ids say it is older; without it such an import is refused, as the parties designated since would screen as Clear",
+      "publish even a list edition published a day or more before the serving one, or an OFAC edition that lacks the serving version's highest-numbered records; without it such an import is refused, as the parties designated since would screen as Clear",
     )
     .action((paths: string[], options: RegressionAllowances, command: Command) => {
       // Before the context: a mistyped path must not create a data folder on the way to failing.

@@ -17,9 +17,9 @@ import {
   type LostList,
   MASS_REMOVAL_FLOOR,
   MassRemovalError,
-  type OlderEdition,
   OlderEditionError,
-  NEWER_RECORDS_FLOOR,
+  NEWEST_RECORDS_CHECKED,
+  NEWEST_RECORDS_FLOOR,
   CutShortError,
   describeCutShortFile,
   type RegressionAllowances,
@@ -96,8 +96,8 @@ export async function recordImport(
         // After the entities: a streamed list knows its publication date only at its end.
         if (previous && previous.is_demo === 0) {
           const editions = editionsOf(item, previous);
-          const newer = newerRecordsLeftOut(db, item, previous, built.versionId);
-          overridden.push(...refuseRegression(item, built, previous, editions, newer, options));
+          const newest = newestRecordsLeftOut(db, item, previous, built.versionId);
+          overridden.push(...refuseRegression(item, built, previous, editions, newest, options));
           notes = editionNotCompared(item, previous, editions);
         }
         // After the mass-removal rule, whose counts say more when a version serves; on a first
@@ -171,7 +171,7 @@ function refuseRegression(
   built: WrittenEntities,
   previous: VersionRow,
   editions: Editions,
-  newer: readonly NewerRecords[],
+  newest: NewestRecords | null,
   options: RegressionAllowances,
 ): string[] {
   const overridden: string[] = [];
@@ -181,27 +181,6 @@ function refuseRegression(
       throw new OlderEditionError([{ source: item.source, publishedAt, servingPublishedAt, format: item.format, servingFormat: previous.format }]);
     }
     overridden.push(`published with allowOlderEdition: this edition is dated ${publishedAt}, before the version it replaced (${servingPublishedAt})`);
-  }
-  if (newer.length > 0) {
-    const { publishedAt, servingPublishedAt } = editions;
-    const older = newer.map(
-      (n): OlderEdition => ({
-        source: item.source,
-        publishedAt,
-        servingPublishedAt,
-        format: item.format,
-        servingFormat: previous.format,
-        files: n.files,
-        newerRecordsMissing: n.missing,
-        highestIdHeld: n.highestHeld,
-      }),
-    );
-    if (!options.allowOlderEdition) throw new OlderEditionError(older);
-    for (const n of newer) {
-      overridden.push(
-        `published with allowOlderEdition: ${n.files.join(" + ")} lacks ${n.missing.toLocaleString("en-US")} records of the same list in the version it replaced, numbered above ${n.highestHeld}, the highest it holds`,
-      );
-    }
   }
   const namesLost = previous.name_count - built.nameCount;
   const listsLost = lostLists(item, previous, built.removed);
@@ -226,6 +205,27 @@ function refuseRegression(
       `published with allowMassRemoval: ${count(built.removed)} of ${count(previous.entity_count)} entities removed, ${count(Math.max(namesLost, 0))} of ${count(previous.name_count)} names lost${lists}`,
     );
   }
+  // After the mass-removal rule: a list left out lacks its newest records too, and is better named so.
+  if (newest !== null) {
+    const { publishedAt, servingPublishedAt } = editions;
+    if (!options.allowOlderEdition) {
+      throw new OlderEditionError([
+        {
+          source: item.source,
+          publishedAt,
+          servingPublishedAt,
+          format: item.format,
+          servingFormat: previous.format,
+          newestRecordsMissing: newest.missing,
+          newestRecordsChecked: newest.checked,
+          highestIdHeld: newest.highestHeld,
+        },
+      ]);
+    }
+    overridden.push(
+      `published with allowOlderEdition: this edition lacks ${newest.missing} of the ${newest.checked} highest-numbered records of the version it replaced${newest.highestHeld === null ? "" : `; the highest id it holds is ${newest.highestHeld}`}`,
+    );
+  }
   return overridden;
 }
 
@@ -240,59 +240,48 @@ function refuseCutShort(item: SourceImport, options: RegressionAllowances): stri
   return cuts.map((cut) => `published with allowMassRemoval: ${describeCutShortFile(cut)}`);
 }
 
-/** One list of an import that lacks records of the same list in the serving version numbered above its highest id. */
-interface NewerRecords {
-  /** The import's files of that list. */
-  files: string[];
+/** The serving version's highest-numbered records an import lacks, of how many looked for, and the highest id it holds. */
+interface NewestRecords {
   missing: number;
-  highestHeld: number;
+  checked: number;
+  highestHeld: number | null;
 }
 
 /**
- * For OFAC: each list of the import (SDN, non-SDN) whose highest ent_num is below the same list's
- * in the serving version, when the serving records it removes numbered between the two are
- * NEWER_RECORDS_FLOOR or more. OFAC numbers parties in the order it lists them, so those are parties
- * listed after this edition: the 2023 CSV set over the 2024-05-03 sdn.csv removes 1,255 records,
- * 1,195 of them above its highest (47,089), under the mass-removal share, and a CSV set carries no
- * date to compare (import review). Judged whatever the dates say: a CSV set merged with a dated XML
- * takes the XML's date. Each list against itself, as both share one sequence and the non-SDN list,
- * which rarely gains parties, lags the SDN list's numbers: judged together, SDN delistings above the
- * non-SDN list's highest read as newer records missing (session review). Lists are told apart by
- * OFAC's file names, and a list is judged only when each side holds one list of its kind with a
- * recorded highest id (versions imported before it was kept have none). A newer edition removes
- * delisted parties, numbered below its highest; a file cut short is left to refuseCutShort.
+ * For OFAC, whatever the dates say: of the serving version's NEWEST_RECORDS_CHECKED highest ent_nums,
+ * the ones this import lacks, when there are NEWEST_RECORDS_FLOOR or more. OFAC numbers parties in
+ * the order it lists them, so its newest records are the parties listed last, which an older edition
+ * lacks: the 2023 CSV set over the 2024-05-03 sdn.csv lacks all 64 (it removes 1,255 records, under
+ * the mass-removal share, and a CSV set carries no date to compare: import review). A CSV set merged
+ * with consolidated.xml takes the XML's date, so dates alone passed it too. Looked for in the whole
+ * import, whatever list or file name it is under now: both lists share the one sequence, and a party
+ * moved between them keeps its number (two reviews found comparing list by list, by highest id or by
+ * file name, refusing genuine updates and passing renamed files). A newer edition lacks only those of
+ * them delisted since, which OFAC rarely does to parties it has just listed; a main table cut short
+ * lacks them too, and is refused for that instead (refuseCutShort).
  */
-function newerRecordsLeftOut(db: Db, item: SourceImport, previous: VersionRow, versionId: string): NewerRecords[] {
-  if (item.source !== "OFAC" || (item.cutShort ?? []).length > 0 || previous.lists === null) return [];
-  const ours = listsByKind(item.lists ?? []);
-  const theirs = listsByKind(JSON.parse(previous.lists) as ListPart[]);
-  const count = db.sqlite.query<{ n: number }, [string, number, number]>(
-    "SELECT count(*) AS n FROM list_changes WHERE version_id = ? AND change = 'removed' AND external_id NOT GLOB '*[^0-9]*' AND CAST(external_id AS INTEGER) > ? AND CAST(external_id AS INTEGER) <= ?",
-  );
-  const newer: NewerRecords[] = [];
-  for (const [kind, served] of theirs) {
-    const held = ours.get(kind);
-    if (held?.highestId === undefined || served.highestId === undefined || held.highestId >= served.highestId) continue;
-    const missing = count.get(versionId, held.highestId, served.highestId)?.n ?? 0;
-    if (missing >= NEWER_RECORDS_FLOOR) newer.push({ files: held.files, missing, highestHeld: held.highestId });
-  }
-  return newer;
+function newestRecordsLeftOut(db: Db, item: SourceImport, previous: VersionRow, versionId: string): NewestRecords | null {
+  if (item.source !== "OFAC" || (item.cutShort ?? []).some((cut) => cut.role === "main")) return null;
+  const numeric = "external_id <> '' AND external_id NOT GLOB '*[^0-9]*'";
+  const newest = db.sqlite
+    .query<{ external_id: string }, [string, number]>(
+      `SELECT external_id FROM list_entities WHERE version_id = ? AND ${numeric} ORDER BY CAST(external_id AS INTEGER) DESC LIMIT ?`,
+    )
+    .all(previous.id, NEWEST_RECORDS_CHECKED)
+    .map((row) => row.external_id);
+  if (newest.length < NEWEST_RECORDS_FLOOR) return null;
+  const removed = db.sqlite
+    .query<{ n: number }, [string, ...string[]]>(
+      `SELECT count(*) AS n FROM list_changes WHERE version_id = ? AND change = 'removed' AND external_id IN (${newest.map(() => "?").join(",")})`,
+    )
+    .get(versionId, ...newest);
+  const missing = removed?.n ?? 0;
+  if (missing < NEWEST_RECORDS_FLOOR) return null;
+  const highest = db.sqlite
+    .query<{ h: number | null }, [string]>(`SELECT max(CAST(external_id AS INTEGER)) AS h FROM list_entities WHERE version_id = ? AND ${numeric}`)
+    .get(versionId);
+  return { missing, checked: newest.length, highestHeld: highest?.h ?? null };
 }
-
-/** OFAC's lists of a version by kind, by the names OFAC publishes them under; a kind held twice (renamed files) is left out. */
-function listsByKind(lists: readonly ListPart[]): Map<"sdn" | "non-sdn", ListPart> {
-  const byKind = new Map<"sdn" | "non-sdn", ListPart>();
-  const twice = new Set<string>();
-  for (const list of lists) {
-    const kind = OFAC_NON_SDN_FILE.test(baseName(list.files[0] ?? "")) ? "non-sdn" : "sdn";
-    if (byKind.has(kind)) twice.add(kind);
-    byKind.set(kind, list);
-  }
-  for (const kind of twice) byKind.delete(kind as "sdn" | "non-sdn");
-  return byKind;
-}
-
-const baseName = (name: string) => name.split(/[\\/]/).pop() ?? name;
 
 /**
  * The lists of a serving version read from more than one (OFAC's SDN list and its consolidated
@@ -324,8 +313,9 @@ const OFAC_NON_SDN_FILE = /^(cons_[a-z_]+\.csv|consolidated\.xml|cons_advanced\.
  */
 function legacyListsLost(item: SourceImport, previous: VersionRow, removed: number): LostList[] {
   if (item.source !== "OFAC" || removed < MASS_REMOVAL_FLOOR) return [];
-  const served = (JSON.parse(previous.files) as Array<{ name: string }>).map((f) => f.name).filter((name) => OFAC_NON_SDN_FILE.test(baseName(name)));
-  if (served.length === 0 || item.files.some((f) => OFAC_NON_SDN_FILE.test(baseName(f.name)))) return [];
+  const base = (name: string) => name.split(/[\\/]/).pop() ?? name;
+  const served = (JSON.parse(previous.files) as Array<{ name: string }>).map((f) => f.name).filter((name) => OFAC_NON_SDN_FILE.test(base(name)));
+  if (served.length === 0 || item.files.some((f) => OFAC_NON_SDN_FILE.test(base(f.name)))) return [];
   return [{ files: served }];
 }
 

@@ -42,20 +42,36 @@ export function cutShortFiles(set: OfacCsvSet, counts: SetCounts): CutShortFile[
       source: "OFAC",
       file: set.main.name,
       evidence: "ent_nums_missing",
+      role: "main",
       shownBy: showing.map(([file]) => file.name),
       count: showing.reduce((n, [, c]) => n + c.orphans, 0),
       of: showing.reduce((n, [, c]) => n + c.rows, 0),
     });
   }
   if (set.add && isCut(counts.unaddressed, counts.entries)) {
-    cuts.push({ source: "OFAC", file: set.add.name, evidence: "entries_without_rows", shownBy: [set.main.name], count: counts.unaddressed, of: counts.entries });
+    cuts.push({
+      source: "OFAC",
+      file: set.add.name,
+      evidence: "entries_without_rows",
+      role: "addresses",
+      shownBy: [set.main.name],
+      count: counts.unaddressed,
+      of: counts.entries,
+    });
   }
-  const files = [set.main, set.alt, set.add, set.comments].filter((f): f is TextFile => f !== undefined);
-  const marked = files.filter((f) => hasDosEofMarker(f.text));
+  const files = (
+    [
+      [set.main, "main"],
+      [set.alt, "aliases"],
+      [set.add, "addresses"],
+      [set.comments, "comments"],
+    ] as const
+  ).filter((entry): entry is readonly [TextFile, CutShortFile["role"]] => entry[0] !== undefined);
+  const marked = files.filter(([f]) => hasDosEofMarker(f.text)).map(([f]) => f);
   if (marked.length === 0) return cuts;
-  for (const file of files) {
+  for (const [file, role] of files) {
     if (marked.includes(file) || cuts.some((c) => c.file === file.name)) continue;
-    cuts.push({ source: "OFAC", file: file.name, evidence: "no_end_marker", shownBy: marked.map((f) => f.name) });
+    cuts.push({ source: "OFAC", file: file.name, evidence: "no_end_marker", role, shownBy: marked.map((f) => f.name) });
   }
   return cuts;
 }
