@@ -175,6 +175,48 @@ describe("importListFiles", () => {
     }
   });
 
+  test("a newer edition that lists parties since and reverses some recent listings is no older edition", async () => {
+    // Third session review: 10 of the 64 newest delisted, and 20 parties listed after all of them.
+    db = openDb(":memory:");
+    await importListFiles(db, sdn2024Set(), meta);
+    const rowsOf = (f: ListFile) => Buffer.from(f.bytes).toString("latin1").split("\r\n").filter((line) => /^\d+,/.test(line));
+    const [sdn, add, alt] = sdn2024Set();
+    const newest = rowsOf(sdn!).map((line) => Number(line.split(",")[0])).sort((a, b) => b - a);
+    const reversed = new Set(newest.slice(20, 30).map(String));
+    const keep = (f: ListFile) => rowsOf(f).filter((line) => !reversed.has(line.split(",")[0] ?? ""));
+    const listed = Array.from({ length: 20 }, (_, i) => 48_908 + i);
+    const file = (name: string, rows: string[]): ListFile => ({ name, bytes: new Uint8Array(Buffer.from(`${rows.join("\r\n")}\r\n\x1a`, "latin1")) });
+    const next = [
+      file("sdn.csv", [...keep(sdn!), ...listed.map((id) => `${id},"EXAMPLE, Party ${id}","individual","RUSSIA-EO14024",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- `)]),
+      file("add.csv", [...keep(add!), ...listed.map((id, i) => `${id},${950_000 + i},-0- ,"Moscow",Russia,-0- `)]),
+      file("alt.csv", keep(alt!)),
+    ];
+    const update = await importListFiles(db, next, meta);
+    expect(update.results[0]?.status).toBe("imported");
+    expect(update.results[0]?.version.diff.removed).toBe(10);
+  });
+
+  test("the non-SDN list imported alone, its SDN list left out on purpose, is not refused again as older", async () => {
+    db = openDb(":memory:");
+    const consSet = ["cons_prim.csv", "cons_add.csv", "cons_alt.csv", "cons_comments.csv"].map((f) => read(`ofac/${f}`));
+    await importListFiles(db, [...sdn2024Set(), ...consSet], meta);
+    expect(await importListFiles(db, consSet, meta).catch((e: unknown) => e)).toBeInstanceOf(MassRemovalError);
+    const allowed = await importListFiles(db, consSet, meta, { allowMassRemoval: true });
+    expect(allowed.results[0]?.status).toBe("imported");
+  });
+
+  test("an older SDN set beside a non-SDN table cut short: allowing the cut does not pass the older edition in silence", async () => {
+    db = openDb(":memory:");
+    const consSet = ["cons_prim.csv", "cons_add.csv", "cons_alt.csv", "cons_comments.csv"].map((f) => read(`ofac/${f}`));
+    await importListFiles(db, [...sdn2024Set(), ...consSet], meta);
+    const unmarked = { name: "cons_prim.csv", bytes: consSet[0]!.bytes.slice(0, consSet[0]!.bytes.lastIndexOf(0x1a)) };
+    const files = [...OFAC_SDN_SET.map(read), unmarked, ...consSet.slice(1)];
+    const allowed = await importListFiles(db, files, meta, { allowMassRemoval: true });
+    expect(allowed.results[0]?.version.warnings).toContain(
+      "published with allowMassRemoval: this edition also lacks 63 of the 64 highest-numbered records of the version it replaced: an older edition, or the main table cut short",
+    );
+  });
+
   test("a newer edition whose non-SDN list lost its two highest-numbered parties is no older edition", async () => {
     // The non-SDN list's top is sparse (34,736, 46,072, 50,476): judged by its own highest id, SDN
     // delistings in between read as its newest records missing (second session review).

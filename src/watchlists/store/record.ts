@@ -205,8 +205,15 @@ function refuseRegression(
       `published with allowMassRemoval: ${count(built.removed)} of ${count(previous.entity_count)} entities removed, ${count(Math.max(namesLost, 0))} of ${count(previous.name_count)} names lost${lists}`,
     );
   }
-  // After the mass-removal rule: a list left out lacks its newest records too, and is better named so.
-  if (newest !== null) {
+  // After the mass-removal rule: a list left out lacks its newest records too, and is named so
+  // (and, once allowed, not refused again as older). A main table cut short lacks them too: its
+  // refusal (refuseCutShort) comes next, and when allowed, this is said beside it, not refused.
+  const cutMain = (item.cutShort ?? []).some((cut) => cut.role === "main");
+  if (newest !== null && listsLost.length === 0 && cutMain) {
+    overridden.push(
+      `published with allowMassRemoval: this edition also lacks ${newest.missing} of the ${newest.checked} highest-numbered records of the version it replaced: an older edition, or the main table cut short`,
+    );
+  } else if (newest !== null && listsLost.length === 0) {
     const { publishedAt, servingPublishedAt } = editions;
     if (!options.allowOlderEdition) {
       throw new OlderEditionError([
@@ -257,11 +264,11 @@ interface NewestRecords {
  * import, whatever list or file name it is under now: both lists share the one sequence, and a party
  * moved between them keeps its number (two reviews found comparing list by list, by highest id or by
  * file name, refusing genuine updates and passing renamed files). A newer edition lacks only those of
- * them delisted since, which OFAC rarely does to parties it has just listed; a main table cut short
- * lacks them too, and is refused for that instead (refuseCutShort).
+ * them delisted since, which OFAC rarely does to parties it has just listed, and holds the parties
+ * listed since: NEWEST_RECORDS_FLOOR or more numbered above the serving version's highest clear it.
  */
 function newestRecordsLeftOut(db: Db, item: SourceImport, previous: VersionRow, versionId: string): NewestRecords | null {
-  if (item.source !== "OFAC" || (item.cutShort ?? []).some((cut) => cut.role === "main")) return null;
+  if (item.source !== "OFAC") return null;
   const numeric = "external_id <> '' AND external_id NOT GLOB '*[^0-9]*'";
   const newest = db.sqlite
     .query<{ external_id: string }, [string, number]>(
@@ -277,6 +284,14 @@ function newestRecordsLeftOut(db: Db, item: SourceImport, previous: VersionRow, 
     .get(versionId, ...newest);
   const missing = removed?.n ?? 0;
   if (missing < NEWEST_RECORDS_FLOOR) return null;
+  // An older edition holds nothing listed after the serving one; a newer edition that reversed some
+  // recent listings holds the parties listed since (third session review).
+  const added = db.sqlite
+    .query<{ n: number }, [string, number]>(
+      `SELECT count(*) AS n FROM list_changes WHERE version_id = ? AND change = 'added' AND ${numeric} AND CAST(external_id AS INTEGER) > ?`,
+    )
+    .get(versionId, Number(newest[0]));
+  if ((added?.n ?? 0) >= NEWEST_RECORDS_FLOOR) return null;
   const highest = db.sqlite
     .query<{ h: number | null }, [string]>(`SELECT max(CAST(external_id AS INTEGER)) AS h FROM list_entities WHERE version_id = ? AND ${numeric}`)
     .get(versionId);
