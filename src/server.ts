@@ -1,3 +1,4 @@
+import { waitAtMost } from "@/lib/wait-at-most";
 import type { Server } from "bun";
 import type { AnyElysia } from "elysia";
 import type { BearerVerifier } from "@/auth/bearer";
@@ -123,14 +124,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     scheduler,
     stop() {
       stopping ??= (async () => {
-        // The grace timer is cleared once in-flight requests finish, or it would hold the process open for its full length.
-        let graceTimer: ReturnType<typeof setTimeout> | undefined;
-        const grace = new Promise<void>((resolve) => {
-          graceTimer = setTimeout(resolve, config.shutdownGraceMs);
-        });
         const drained = server.stop(false);
-        await Promise.race([drained, grace]);
-        clearTimeout(graceTimer);
+        await waitAtMost(drained, config.shutdownGraceMs);
         await scheduler.stop();
         for (const extension of extensions) await extension.stop?.();
         // Requests past the grace period may still wait in the group commit for a lock another
@@ -139,9 +134,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
         // are given a moment to be written before the connections are cut, or a client without an
         // Idempotency-Key would retry a screen that was stored and charged.
         groupCommit(db).close();
-        let answersTimer: ReturnType<typeof setTimeout> | undefined;
-        await Promise.race([drained, new Promise<void>((resolve) => (answersTimer = setTimeout(resolve, LAST_ANSWERS_MS)))]);
-        clearTimeout(answersTimer);
+        await waitAtMost(drained, LAST_ANSWERS_MS);
         server.stop(true);
         await checkpointer?.stop();
         db.close();

@@ -1,3 +1,4 @@
+import { waitAtMost } from "@/lib/wait-at-most";
 import type { Logger } from "@/lib/logger";
 import { workerScriptUrl } from "@/lib/worker-script";
 import { type Db, walAutocheckpoint } from "./db";
@@ -100,17 +101,7 @@ export function startCheckpointer(db: Db, log: Logger, options: { workerUrl?: st
       if (stopping) return closed;
       stopping = true;
       worker.postMessage({ type: "stop" } satisfies CheckpointerMessage);
-      let timeout: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([
-        closed,
-        new Promise<void>((resolve) => {
-          timeout = setTimeout(() => {
-            worker.terminate();
-            resolve();
-          }, STOP_TIMEOUT_MS);
-        }),
-      ]);
-      clearTimeout(timeout);
+      if (!(await waitAtMost(closed, STOP_TIMEOUT_MS))) worker.terminate();
       checkpointSelf("stopped");
     },
   };
