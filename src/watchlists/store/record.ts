@@ -208,31 +208,28 @@ function refuseRegression(
   // After the mass-removal rule: a list left out lacks its newest records too, and is named so
   // (and, once allowed, not refused again as older). A main table cut short lacks them too: its
   // refusal (refuseCutShort) comes next, and when allowed, this is said beside it, not refused.
-  const cutMain = (item.cutShort ?? []).some((cut) => cut.role === "main");
-  if (newest !== null && listsLost.length === 0 && cutMain) {
-    overridden.push(
-      `published with allowMassRemoval: this edition also lacks ${newest.missing} of the ${newest.checked} highest-numbered records of the version it replaced: an older edition, or the main table cut short`,
-    );
-  } else if (newest !== null && listsLost.length === 0) {
-    const { publishedAt, servingPublishedAt } = editions;
-    if (!options.allowOlderEdition) {
-      throw new OlderEditionError([
-        {
-          source: item.source,
-          publishedAt,
-          servingPublishedAt,
-          format: item.format,
-          servingFormat: previous.format,
-          newestRecordsMissing: newest.missing,
-          newestRecordsChecked: newest.checked,
-          highestIdHeld: newest.highestHeld,
-        },
-      ]);
-    }
-    overridden.push(
-      `published with allowOlderEdition: this edition lacks ${newest.missing} of the ${newest.checked} highest-numbered records of the version it replaced${newest.highestHeld === null ? "" : `; the highest id it holds is ${newest.highestHeld}`}`,
-    );
+  if (newest === null || listsLost.length > 0) return overridden;
+  const missing = `${newest.missing} of the ${newest.checked} highest-numbered records of the version it replaced`;
+  if ((item.cutShort ?? []).some((cut) => cut.role === "main")) {
+    overridden.push(`published with allowMassRemoval: this edition also lacks ${missing}: an older edition, or the main table cut short`);
+    return overridden;
   }
+  if (!options.allowOlderEdition) {
+    const { publishedAt, servingPublishedAt } = editions;
+    throw new OlderEditionError([
+      {
+        source: item.source,
+        publishedAt,
+        servingPublishedAt,
+        format: item.format,
+        servingFormat: previous.format,
+        newestRecordsMissing: newest.missing,
+        newestRecordsChecked: newest.checked,
+        highestIdHeld: newest.highestHeld,
+      },
+    ]);
+  }
+  overridden.push(`published with allowOlderEdition: this edition lacks ${missing}${newest.highestHeld === null ? "" : `; the highest id it holds is ${newest.highestHeld}`}`);
   return overridden;
 }
 
