@@ -9,22 +9,20 @@ import type { SubjectInput } from "./subject";
  * A Map, not an object: a header read as "constructor" or "toString" must be an unknown column, not
  * one of Object.prototype's members.
  */
-const COLUMN_ALIASES = new Map<string, keyof SubjectInput | "firstName" | "lastName">(
-  Object.entries({
-  fullname: "fullName",
-  name: "fullName",
-  firstname: "firstName",
-  givenname: "firstName",
-  lastname: "lastName",
-  surname: "lastName",
-  familyname: "lastName",
-  dateofbirth: "dateOfBirth",
-  dob: "dateOfBirth",
-  nationality: "nationality",
-  aliases: "aliases",
-    userreference: "userReference",
-  }),
-);
+const COLUMN_ALIASES = new Map<string, keyof SubjectInput | "firstName" | "lastName">([
+  ["fullname", "fullName"],
+  ["name", "fullName"],
+  ["firstname", "firstName"],
+  ["givenname", "firstName"],
+  ["lastname", "lastName"],
+  ["surname", "lastName"],
+  ["familyname", "lastName"],
+  ["dateofbirth", "dateOfBirth"],
+  ["dob", "dateOfBirth"],
+  ["nationality", "nationality"],
+  ["aliases", "aliases"],
+  ["userreference", "userReference"],
+]);
 
 export function columnKey(header: string): string {
   return header.toLowerCase().replace(/[\s_-]+/g, "");
