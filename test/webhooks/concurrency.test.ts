@@ -13,8 +13,8 @@ import { retryPolicy } from "@/webhooks/schedule";
 import { systemLookup } from "@/webhooks/send-target";
 import { tempDataDir } from "../helpers/server";
 import { makeTenant } from "../helpers/tenants";
-import { expectEachDeliveredOnce, startWebhookReceiver } from "../helpers/webhook-receiver";
-import { enqueueEvents, memoryContext, outboxStatuses, serverFlags } from "./fixtures";
+import { expectEachDeliveredOnce } from "../helpers/webhook-receiver";
+import { enqueueEvents, memoryContext, outboxStatuses, receiverWithTenant, serverFlags } from "./fixtures";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -32,11 +32,7 @@ describe("two dispatchers on one data folder", () => {
     const contexts: AppContext[] = [0, 1].map(() => openContext(config, { log: createLogger("silent") }));
     for (const ctx of contexts) cleanups.push(() => ctx.db.close());
     const [a] = contexts as [AppContext, AppContext];
-    const receiver = await startWebhookReceiver();
-    cleanups.push(() => receiver.stop());
-    receiver.delayMs = 5;
-    const tenant = makeTenant(a, { webhookUrl: receiver.url });
-    receiver.secret = tenant.webhookSigningSecret ?? "";
+    const { receiver, tenant } = await receiverWithTenant(a, cleanups, 5);
     const ids = enqueueEvents(a, tenant.tenant.id, 40);
 
     const sent = { a: 0, b: 0 };
@@ -101,11 +97,7 @@ describe("lease compare-and-set", () => {
     cleanups.push(() => ctx.db.close());
     let jumpMs = 0;
     ctx.clock = { now: () => new Date(Date.now() + jumpMs) };
-    const receiver = await startWebhookReceiver();
-    cleanups.push(() => receiver.stop());
-    receiver.delayMs = 400;
-    const tenant = makeTenant(ctx, { webhookUrl: receiver.url });
-    receiver.secret = tenant.webhookSigningSecret ?? "";
+    const { receiver, tenant } = await receiverWithTenant(ctx, cleanups, 400);
     const ids = enqueueEvents(ctx, tenant.tenant.id, 1);
     const loop = createWebhookDispatcher(ctx, { retry, fetch, lookup: systemLookup, intervalMs: 10, slots: 20, leaseMs: 5_000 });
     const signal = new AbortController().signal;

@@ -71,6 +71,23 @@ export function enqueueEvents(ctx: AppContext, tenantId: string, count: number, 
   );
 }
 
+/**
+ * A signature-checking receiver on loopback that answers after `delayMs` (stopped by `cleanups`),
+ * and a tenant of `ctx` that sends to it, with its signing secret.
+ */
+export async function receiverWithTenant(
+  ctx: AppContext,
+  cleanups: Array<() => Promise<void> | void>,
+  delayMs = 0,
+): Promise<{ receiver: WebhookReceiver; tenant: CreatedTenant }> {
+  const receiver = await startWebhookReceiver();
+  cleanups.push(() => receiver.stop());
+  receiver.delayMs = delayMs;
+  const tenant = makeTenant(ctx, { webhookUrl: receiver.url });
+  receiver.secret = tenant.webhookSigningSecret ?? "";
+  return { receiver, tenant };
+}
+
 export function outboxStatuses(ctx: AppContext, tenantId: string): Record<string, number> {
   const rows = ctx.db.sqlite
     .query<{ status: string; n: number }, [string]>("SELECT status, count(*) AS n FROM webhook_outbox WHERE tenant_id = ? GROUP BY status")

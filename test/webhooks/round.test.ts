@@ -4,7 +4,7 @@ import type { FetchFn } from "@/webhooks/send";
 import type { LookupFn } from "@/webhooks/send-target";
 import { makeTenant } from "../helpers/tenants";
 import { expectEachDeliveredOnce, startWebhookReceiver } from "../helpers/webhook-receiver";
-import { dispatcherRounds, enqueueEvents, memoryContext, outboxStatuses } from "./fixtures";
+import { dispatcherRounds, enqueueEvents, memoryContext, outboxStatuses, receiverWithTenant } from "./fixtures";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -157,10 +157,7 @@ describe("a dispatcher claim", () => {
   test("records that cannot be written leave their rows leased for a resend, and later records are written", async () => {
     const ctx = memoryContext();
     cleanups.push(() => ctx.db.close());
-    const receiver = await startWebhookReceiver();
-    cleanups.push(() => receiver.stop());
-    const tenant = makeTenant(ctx, { webhookUrl: receiver.url });
-    receiver.secret = tenant.webhookSigningSecret ?? "";
+    const { receiver, tenant } = await receiverWithTenant(ctx, cleanups);
     let skewMs = 0;
     ctx.clock = { now: () => new Date(Date.now() + skewMs) };
     const round = dispatcherRounds(ctx, { retryDelayMs: 10, lookup: async () => [{ address: "127.0.0.1" }], leaseMs: 60_000 });
